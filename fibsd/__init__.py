@@ -1,0 +1,3 @@
+"""fibsd: a FIBS-compatible backgammon server."""
+
+__version__ = "0.1.0"
