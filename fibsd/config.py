@@ -1,0 +1,343 @@
+"""Server configuration: every operator setting, its default, its validation, and the MOTD.
+
+This module owns `Config` (an immutable value with one field per setting, units in the
+names), reading it from TOML (`conf/fibsd.toml` documents every setting with its
+default), command-line overrides, and the rule that a bad setting stops start-up with a
+one-line `ConfigError` naming it. It also reads the operator's MOTD file. It must not
+import trio or the protocol package, and nothing reads configuration into module globals:
+the server builds one `Config` at start-up and passes it down.
+
+TOML layout (every table and key optional; unknown tables and keys are errors, because a
+typo must not silently leave a default in force):
+
+    [server]     host, port, db_path, motd_file, club_name, log_level
+    [limits]     idle_timeout_seconds, login_timeout_seconds, max_line_bytes,
+                 max_output_lines, max_login_failures
+    [passwords]  password_hash_scheme, argon2_time_cost, argon2_memory_cost_kib,
+                 argon2_parallelism, pbkdf2_rounds
+    [admin]      admins
+
+Key names are exactly the `Config` field names, so an error message, the file and the
+code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
+to the current working directory of the server process, not to the config file:
+`./scripts/serve` runs from the repository root, where `var/` and `conf/` live.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final, Literal
+
+import attrs
+
+from fibsd.accounts import name_problem
+from fibsd.passwords import SCHEMES, Scheme
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LOG_LEVELS: Final[tuple[LogLevel, ...]] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# Which TOML table each setting lives in; the order here is the order of conf/fibsd.toml.
+TABLES: Final[Mapping[str, tuple[str, ...]]] = {
+    "server": ("host", "port", "db_path", "motd_file", "club_name", "log_level"),
+    "limits": (
+        "idle_timeout_seconds",
+        "login_timeout_seconds",
+        "max_line_bytes",
+        "max_output_lines",
+        "max_login_failures",
+    ),
+    "passwords": (
+        "password_hash_scheme",
+        "argon2_time_cost",
+        "argon2_memory_cost_kib",
+        "argon2_parallelism",
+        "pbkdf2_rounds",
+    ),
+    "admin": ("admins",),
+}
+_TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
+
+MAX_CLUB_NAME_CHARS: Final = 40
+
+
+class ConfigError(Exception):
+    """A setting is missing its mark; `str(error)` is one line naming the setting."""
+
+    def __init__(self, message: str, setting: str | None = None) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
+def _shown(value: object) -> str:
+    """A value as the operator wrote it, on one line (repr escapes newlines)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return repr(value)
+
+
+def _fail(setting: str, requirement: str, value: object) -> ConfigError:
+    return ConfigError(f"setting '{setting}': {requirement}, got {_shown(value)}", setting)
+
+
+def _int_in(setting: str, value: object, low: int, high: int) -> int:
+    # bool is an int in Python, but `port = true` is a mistake, not the port 1.
+    if type(value) is not int or not low <= value <= high:
+        raise _fail(setting, f"must be an integer {low}..{high}", value)
+    return value
+
+
+def _seconds(setting: str, value: object, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise _fail(setting, f"must be a number of seconds {low:g}..{high:g}", value)
+    return float(value)
+
+
+def _text(setting: str, value: object, max_chars: int) -> str:
+    if (
+        not isinstance(value, str)
+        or not value
+        or len(value) > max_chars
+        or not all(" " <= ch < "\x7f" for ch in value)
+    ):
+        raise _fail(setting, f"must be 1..{max_chars} printable ASCII characters", value)
+    return value
+
+
+def _path(setting: str, value: object) -> Path:
+    if isinstance(value, Path):
+        value = str(value)
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise _fail(setting, "must be a non-empty path", value)
+    return Path(value)
+
+
+def _one_of(setting: str, value: object, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise _fail(setting, "must be one of " + ", ".join(repr(c) for c in choices), value)
+    assert isinstance(value, str)
+    return value
+
+
+def _admins(value: object) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise _fail("admins", "must be a list of account names", value)
+    for name in value:
+        # An admin must be a name someone can register, or the entry is a typo.
+        if not isinstance(name, str) or name_problem(name) is not None:
+            raise _fail("admins", "must be a list of valid account names", name)
+    return tuple(value)
+
+
+def _host(value: object) -> str:
+    # An address or a host name to bind; "" is refused because it means "all interfaces"
+    # by accident; write "0.0.0.0" or "::" to mean it.
+    if (
+        not isinstance(value, str)
+        or not value
+        or len(value) > 253
+        or not all(ch.isascii() and (ch.isalnum() or ch in ".-:_%") for ch in value)
+    ):
+        raise _fail("host", "must be an IP address or host name", value)
+    return value
+
+
+def _validate(config: Config) -> None:
+    """Check every field; the first bad one raises. Called by attrs after __init__, so a
+    Config that exists is valid however it was built (default, TOML, overrides, evolve)."""
+    _host(config.host)
+    _int_in("port", config.port, 0, 65535)
+    _path("db_path", config.db_path)
+    _path("motd_file", config.motd_file)
+    _text("club_name", config.club_name, MAX_CLUB_NAME_CHARS)
+    _one_of("log_level", config.log_level, LOG_LEVELS)
+    _seconds("idle_timeout_seconds", config.idle_timeout_seconds, 1, 7 * 24 * 3600)
+    _seconds("login_timeout_seconds", config.login_timeout_seconds, 1, 24 * 3600)
+    # A CLIP login line (name 20, client 20, password) must fit; 64 KiB is already silly.
+    _int_in("max_line_bytes", config.max_line_bytes, 128, 65536)
+    # A `who` listing of every user plus a board must fit in the outbox.
+    _int_in("max_output_lines", config.max_output_lines, 100, 1_000_000)
+    _int_in("max_login_failures", config.max_login_failures, 1, 100)
+    _one_of("password_hash_scheme", config.password_hash_scheme, SCHEMES)
+    _int_in("argon2_time_cost", config.argon2_time_cost, 1, 100)
+    _int_in("argon2_parallelism", config.argon2_parallelism, 1, 64)
+    # argon2 needs at least 8 KiB per lane; 4 GiB is the most any sane server would spend.
+    _int_in(
+        "argon2_memory_cost_kib",
+        config.argon2_memory_cost_kib,
+        8 * config.argon2_parallelism,
+        4 * 1024 * 1024,
+    )
+    _int_in("pbkdf2_rounds", config.pbkdf2_rounds, 1000, 100_000_000)
+    _admins(config.admins)
+
+
+def _to_path(value: object) -> object:
+    # Accept str from TOML/CLI; leave anything else for the validator to name.
+    return Path(value) if isinstance(value, str) and value and "\0" not in value else value
+
+
+def _to_tuple(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _to_upper(value: object) -> object:
+    return value.upper() if isinstance(value, str) else value
+
+
+@attrs.frozen
+class Config:
+    """Every setting of a fibsd server, with safe defaults (loopback only, slow hashes).
+
+    Build it with `Config.default()`, `Config.from_toml(path)` and `with_overrides(...)`;
+    invalid values raise `ConfigError` whichever way they come in.
+    """
+
+    # [server]
+    host: str = "127.0.0.1"
+    port: int = 4321
+    db_path: Path = attrs.field(default=Path("var/fibsd.db"), converter=_to_path)
+    motd_file: Path = attrs.field(default=Path("conf/motd.txt"), converter=_to_path)
+    club_name: str = "fibsd"
+    log_level: LogLevel = attrs.field(default="INFO", converter=_to_upper)
+    # [limits]
+    idle_timeout_seconds: float = 3600.0  # FIBS: about one hour without input
+    login_timeout_seconds: float = 120.0
+    max_line_bytes: int = 1024
+    max_output_lines: int = 2000
+    max_login_failures: int = 5
+    # [passwords]: argon2id at RFC 9106's second recommended option (64 MiB, t=3);
+    # pbkdf2 at OWASP's 2023 figure for PBKDF2-HMAC-SHA256.
+    password_hash_scheme: Scheme = "argon2"
+    argon2_time_cost: int = 3
+    argon2_memory_cost_kib: int = 65536
+    argon2_parallelism: int = 1
+    pbkdf2_rounds: int = 600_000
+    # [admin]
+    admins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+
+    def __attrs_post_init__(self) -> None:
+        _validate(self)
+
+    @classmethod
+    def default(cls) -> Config:
+        """Every setting at its default (what an empty config file gives)."""
+        return cls()
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object]) -> Config:
+        """Build from parsed TOML (tables of settings); unknown tables or keys are errors."""
+        values: dict[str, object] = {}
+        for table, content in data.items():
+            if table not in TABLES:
+                if table in _TABLE_OF:
+                    raise ConfigError(
+                        f"setting '{table}': must be inside the [{_TABLE_OF[table]}] table",
+                        table,
+                    )
+                raise ConfigError(f"unknown table [{table}]{_did_you_mean(table, TABLES)}")
+            if not isinstance(content, Mapping):
+                raise ConfigError(f"[{table}] must be a table, got {_shown(content)}")
+            for key, value in content.items():
+                if key not in TABLES[table]:
+                    if key in _TABLE_OF:
+                        raise ConfigError(
+                            f"setting '{key}': belongs in [{_TABLE_OF[key]}], not [{table}]",
+                            key,
+                        )
+                    raise ConfigError(
+                        f"unknown setting '{table}.{key}'{_did_you_mean(key, _TABLE_OF)}",
+                        key,
+                    )
+                values[key] = value
+        return cls(**values)  # type: ignore[arg-type]  # each value is validated
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Config:
+        """Read and validate a TOML file; errors are one line starting with the file name."""
+        path = Path(path)
+        try:
+            with path.open("rb") as file:
+                data = tomllib.load(file)
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot read config file: {error.strerror}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        try:
+            return cls.from_mapping(data)
+        except ConfigError as error:
+            raise ConfigError(f"{path}: {error}", error.setting) from None
+
+    def with_overrides(
+        self,
+        *,
+        host: str | None = None,
+        port: int | str | None = None,
+        db_path: str | Path | None = None,
+    ) -> Config:
+        """A copy with the command-line values that were given (None = not given).
+
+        `port` may be the string from the command line: it is parsed here so that a bad
+        value gets the same one-line error as in the file.
+        """
+        changes: dict[str, object] = {}
+        if host is not None:
+            changes["host"] = host
+        if port is not None:
+            if isinstance(port, str):
+                port = int(port) if port.isascii() and port.isdigit() else port
+            changes["port"] = port
+        if db_path is not None:
+            changes["db_path"] = db_path
+        return attrs.evolve(self, **changes)  # type: ignore[arg-type]  # validated
+
+    def is_admin(self, name: str) -> bool:
+        """True if account `name` is listed in `admins` (case-insensitively, like names)."""
+        return name.lower() in {admin.lower() for admin in self.admins}
+
+
+def _did_you_mean(word: str, choices: Mapping[str, object]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# --- MOTD -------------------------------------------------------------------------------
+
+def _boxed(*texts: str) -> tuple[str, ...]:
+    width = max(len(text) for text in texts)
+    rule = "+" + "-" * (width + 2) + "+"
+    return (rule, *(f"| {text.ljust(width)} |" for text in texts), rule)
+
+
+# Shown when `motd_file` does not exist, so that a fresh checkout serves something sane.
+BUILTIN_MOTD: Final[tuple[str, ...]] = _boxed(
+    "Welcome to fibsd, a FIBS-compatible backgammon server.",
+    "Type 'help' for the commands, 'help beginner' to get started.",
+)
+
+
+def load_motd(path: Path) -> tuple[str, ...]:
+    """The MOTD lines from `path`, made safe for every client; BUILTIN_MOTD if it is missing.
+
+    Clients end the MOTD at a line starting with `4` (and start it at `3`), so such lines
+    are indented by one space; non-ASCII becomes `?` (FIBS is 7-bit) and trailing
+    whitespace goes (some clients anchor on `$`). Other read errors propagate: an
+    unreadable MOTD the operator asked for is worth a start-up failure.
+    """
+    try:
+        text = path.read_bytes().decode("ascii", errors="replace").replace("\ufffd", "?")
+    except FileNotFoundError:
+        return BUILTIN_MOTD
+    lines = []
+    for line in text.splitlines():
+        line = line.replace("\t", "        ").rstrip()
+        if line[:1] in ("3", "4"):
+            line = " " + line
+        lines.append("".join(ch if " " <= ch < "\x7f" else "?" for ch in line))
+    return tuple(lines)
