@@ -1,0 +1,384 @@
+"""The embedded store: accounts, their settings and ratings, and offline messages, in SQLite.
+
+This module owns the database file: its schema (a list of migrations applied in order,
+the version kept in `PRAGMA user_version`), the durability settings, and a small
+synchronous API in terms of `fibsd.accounts` values. It must not import trio or know the
+protocol; it has no clock (callers pass epoch seconds in). The server calls it from worker
+threads through `trio.to_thread.run_sync`; one connection guarded by a lock makes every
+method atomic and safe from any thread.
+
+Durability: WAL journal with `synchronous=FULL`, so a method that returned has committed
+and fsynced its transaction; the change survives a kill -9 and a power loss. Start-up
+runs `PRAGMA quick_check` and refuses a damaged file.
+
+Adding a migration: append one SQL script (or a function taking the connection) to
+MIGRATIONS. Never edit or reorder a migration that has shipped.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Final, TypeAlias
+
+import attrs
+
+from fibsd.accounts import Account, Toggles, Variables
+
+Migration: TypeAlias = str | Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    # 1: accounts and offline messages.
+    """
+    CREATE TABLE accounts (
+        id              INTEGER PRIMARY KEY,
+        name            TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- unique regardless of case
+        password_hash   TEXT NOT NULL,
+        created_at      REAL NOT NULL,
+        last_login_at   REAL,
+        last_login_host TEXT,
+        last_logout_at  REAL,
+        rating          REAL NOT NULL DEFAULT 1500.0,
+        experience      INTEGER NOT NULL DEFAULT 0,
+        email           TEXT,
+        -- JSON objects: a toggle or variable added later needs no migration, and a
+        -- missing entry reads back as its default.
+        toggles         TEXT NOT NULL DEFAULT '{}',
+        variables       TEXT NOT NULL DEFAULT '{}'
+    );
+    -- AUTOINCREMENT: ids are never reused, so deleting delivered ids after a crash can
+    -- never remove a newer message.
+    CREATE TABLE messages (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        recipient_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        sender       TEXT NOT NULL,
+        sent_at      REAL NOT NULL,
+        text         TEXT NOT NULL
+    );
+    CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
+    """,
+)
+
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+BUSY_TIMEOUT_SECONDS: Final = 10.0
+
+
+class StoreError(Exception):
+    """The database cannot be used (corrupt, too new, not a database); one-line message."""
+
+
+class NameTaken(Exception):
+    """An account with this name (in any case) already exists."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class NoSuchAccount(Exception):
+    """No account has this name (in any case)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+@attrs.frozen
+class StoredMessage:
+    """An offline message waiting for its recipient; `id` orders and deletes it."""
+
+    id: int
+    recipient: str
+    sender: str
+    sent_at: float
+    text: str
+
+
+_ACCOUNT_COLUMNS: Final = (
+    "name, password_hash, created_at, last_login_at, last_login_host, last_logout_at,"
+    " rating, experience, email, toggles, variables"
+)
+
+
+def _account_row(account: Account) -> tuple[object, ...]:
+    return (
+        account.name,
+        account.password_hash,
+        account.created_at,
+        account.last_login_at,
+        account.last_login_host,
+        account.last_logout_at,
+        account.rating,
+        account.experience,
+        account.email,
+        json.dumps(account.toggles.as_dict()),
+        json.dumps(account.variables.as_dict()),
+    )
+
+
+def _json_object(text: str) -> dict[str, object]:
+    # A damaged settings column must not lock the player out: defaults instead.
+    try:
+        value = json.loads(text)
+    except (ValueError, TypeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _account_from_row(row: sqlite3.Row) -> Account:
+    return Account(
+        name=row["name"],
+        password_hash=row["password_hash"],
+        created_at=row["created_at"],
+        last_login_at=row["last_login_at"],
+        last_login_host=row["last_login_host"],
+        last_logout_at=row["last_logout_at"],
+        rating=row["rating"],
+        experience=row["experience"],
+        email=row["email"],
+        toggles=Toggles.from_dict(_json_object(row["toggles"])),
+        variables=Variables.from_dict(_json_object(row["variables"])),
+    )
+
+
+class Store:
+    """The server's database. Open it once at start-up, `close()` it at shutdown.
+
+    `path` is a file (created with its directory if missing) or ":memory:" (tests).
+    Every method is one transaction: when it returns, the change is on disk.
+    """
+
+    def __init__(
+        self, path: str | Path, *, busy_timeout_seconds: float = BUSY_TIMEOUT_SECONDS
+    ) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        # isolation_level=None: no implicit transactions; every write below opens its own
+        # with BEGIN IMMEDIATE, so it takes the write lock up front and cannot deadlock
+        # upgrading a read lock.
+        self._db = sqlite3.connect(
+            self.path,
+            timeout=busy_timeout_seconds,
+            isolation_level=None,
+            check_same_thread=False,  # used from trio's worker threads, under self._lock
+        )
+        self._db.row_factory = sqlite3.Row
+        try:
+            self._open()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError(f"database {self.path}: {error}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        db = self._db
+        check = [row[0] for row in db.execute("PRAGMA quick_check")]
+        if check != ["ok"]:
+            raise StoreError(
+                f"database {self.path} is damaged (quick_check: {check[0]}); "
+                "restore a backup or run `sqlite3 FILE .recover`"
+            )
+        if self.path != ":memory:":
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"database {self.path}: cannot use WAL mode (got {mode})")
+        # FULL: in WAL mode NORMAL may lose the last commits on power loss; an acknowledged
+        # change must survive that.
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"database {self.path} has schema version {version}, newer than this "
+                f"fibsd ({SCHEMA_VERSION}); upgrade fibsd"
+            )
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            with self._write() as db:
+                # Re-read inside the write lock: another process may have migrated.
+                if db.execute("PRAGMA user_version").fetchone()[0] >= number:
+                    continue
+                step = MIGRATIONS[number - 1]
+                if isinstance(step, str):
+                    for statement in _statements(step):
+                        db.execute(statement)
+                else:
+                    step(db)
+                db.execute(f"PRAGMA user_version = {number:d}")
+
+    def schema_version(self) -> int:
+        """The migration number the file is at (0 = empty)."""
+        with self._lock:
+            version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
+            return version
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, committed (and fsynced) on exit or rolled back on error."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                # SQLite may already have rolled back (e.g. disk full); a second ROLLBACK
+                # would raise and hide the real error.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def _read(self, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, parameters).fetchall()
+
+    # --- accounts ---------------------------------------------------------------------
+
+    def create_account(self, account: Account) -> None:
+        """Store a new account; `NameTaken` if the name exists in any case."""
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM accounts WHERE name = ?", (account.name,)).fetchone():
+                raise NameTaken(account.name)
+            db.execute(
+                f"INSERT INTO accounts ({_ACCOUNT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                _account_row(account),
+            )
+
+    def get_account(self, name: str) -> Account | None:
+        """The account called `name` in any case (with its stored spelling), or None."""
+        rows = self._read(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE name = ?", (name,))
+        return _account_from_row(rows[0]) if rows else None
+
+    def account_exists(self, name: str) -> bool:
+        """True if an account called `name` (in any case) exists."""
+        return bool(self._read("SELECT 1 FROM accounts WHERE name = ?", (name,)))
+
+    def save_account(self, account: Account) -> None:
+        """Overwrite every field of the existing account `account.name`.
+
+        The stored spelling of the name is kept. Prefer the finer updates below where they
+        fit: they cannot undo a concurrent change to another field.
+        """
+        row = _account_row(account)
+        self._update(
+            account.name,
+            "password_hash=?, created_at=?, last_login_at=?, last_login_host=?,"
+            " last_logout_at=?, rating=?, experience=?, email=?, toggles=?, variables=?",
+            row[1:],
+        )
+
+    def update_toggles(self, name: str, toggles: Toggles) -> None:
+        self._update(name, "toggles=?", (json.dumps(toggles.as_dict()),))
+
+    def update_variables(self, name: str, variables: Variables) -> None:
+        self._update(name, "variables=?", (json.dumps(variables.as_dict()),))
+
+    def set_email(self, name: str, email: str | None) -> None:
+        self._update(name, "email=?", (email,))
+
+    def set_password_hash(self, name: str, password_hash: str) -> None:
+        self._update(name, "password_hash=?", (password_hash,))
+
+    def record_login(self, name: str, at: float, host: str) -> None:
+        self._update(name, "last_login_at=?, last_login_host=?", (at, host))
+
+    def record_logout(self, name: str, at: float) -> None:
+        self._update(name, "last_logout_at=?", (at,))
+
+    def update_rating(self, name: str, rating: float, experience: int) -> None:
+        self._update(name, "rating=?, experience=?", (rating, experience))
+
+    def update_ratings(self, changes: Iterable[tuple[str, float, int]]) -> None:
+        """Several (name, rating, experience) in one transaction: both players of a
+        finished match change together or not at all."""
+        with self._write() as db:
+            for name, rating, experience in changes:
+                cursor = db.execute(
+                    "UPDATE accounts SET rating=?, experience=? WHERE name = ?",
+                    (rating, experience, name),
+                )
+                if cursor.rowcount != 1:
+                    raise NoSuchAccount(name)
+
+    def delete_account(self, name: str) -> None:
+        """Remove the account and its pending messages (admin `erase`)."""
+        with self._write() as db:
+            if db.execute("DELETE FROM accounts WHERE name = ?", (name,)).rowcount != 1:
+                raise NoSuchAccount(name)
+
+    def _update(self, name: str, assignments: str, values: tuple[object, ...]) -> None:
+        # `assignments` is always a literal from this class, never user input.
+        with self._write() as db:
+            cursor = db.execute(
+                f"UPDATE accounts SET {assignments} WHERE name = ?", (*values, name)
+            )
+            if cursor.rowcount != 1:
+                raise NoSuchAccount(name)
+
+    # --- offline messages -------------------------------------------------------------
+
+    def add_message(self, recipient: str, sender: str, sent_at: float, text: str) -> int:
+        """Store a message for `recipient` (any case); its id. `NoSuchAccount` if none."""
+        with self._write() as db:
+            row = db.execute("SELECT id FROM accounts WHERE name = ?", (recipient,)).fetchone()
+            if row is None:
+                raise NoSuchAccount(recipient)
+            cursor = db.execute(
+                "INSERT INTO messages (recipient_id, sender, sent_at, text) VALUES (?,?,?,?)",
+                (row["id"], sender, sent_at, text),
+            )
+            message_id = cursor.lastrowid
+            assert message_id is not None
+            return message_id
+
+    def pending_messages(self, recipient: str) -> list[StoredMessage]:
+        """The messages waiting for `recipient`, oldest first; they stay stored until
+        `delete_messages`, so a crash before delivery loses nothing."""
+        rows = self._read(
+            "SELECT m.id, a.name, m.sender, m.sent_at, m.text"
+            " FROM messages m JOIN accounts a ON a.id = m.recipient_id"
+            " WHERE a.name = ? ORDER BY m.id",
+            (recipient,),
+        )
+        return [StoredMessage(*row) for row in rows]
+
+    def delete_messages(self, ids: Iterable[int]) -> None:
+        """Forget delivered messages; ids that are already gone are ignored."""
+        with self._write() as db:
+            db.executemany("DELETE FROM messages WHERE id = ?", ((i,) for i in ids))
+
+    # --- lifetime ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database (checkpointing the WAL into the main file)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a migration script into complete statements (sqlite3.complete_statement)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statement = pending.strip()
+            pending = ""
+            if statement.strip(";").strip():
+                yield statement
+    if pending.strip():
+        yield pending
