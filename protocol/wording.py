@@ -10,7 +10,16 @@ match these byte for byte: do not "fix" FIBS's typos, spacing or punctuation.
 
 from __future__ import annotations
 
+import datetime
 import enum
+import functools
+import itertools
+import re
+import string
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+import attrs
 
 
 @enum.unique
@@ -18,11 +27,740 @@ class Text(enum.Enum):
     """Every FIBS sentence, keyed by what it says."""
 
     # --- messages, game flow, board-related texts (owned by protocol.messages) ---
+    # Conventions (see FIELD_KINDS): {name}/{opponent}/{winner}/{watcher} are user names,
+    # {points}/{users} are count phrases ("1 point", "2 points"), {moves} a move list
+    # ("8-5 6-5"), {text} free text. A sentence needed by both sections is one member.
+
+    # Banner (§2.1); see banner_lines. No line may start with a digit (FCM's login table).
+    BANNER_WELCOME = "WELCOME TO THE"
+    BANNER_LOGO_1 = "            _______   _          ______            _____"
+    BANNER_LOGO_2 = "           |  _____| | |        |  __  \\          / ____|"
+    BANNER_LOGO_3 = "           | |___    | |        | |__|  |        | |____"
+    BANNER_LOGO_4 = "           |  ___|   | |        |  __  <          \\____ \\"
+    BANNER_LOGO_5 = "           | |       | |        | |__|  |          ____| |"
+    BANNER_LOGO_6 = "           |_|irst   |_|nternet |______/ackgammon |_____/erver"
+    BANNER_MEET_PEOPLE = "       This server is on the net to meet people from all countries."
+    BANNER_NO_RACISTS = "     All sorts of racists and fascists are not allowed to login here!"
+    BANNER_BE_NICE = "        Rude language will not be tolerated on this server. Be nice."
+    BANNER_LOGIN_AS_GUEST = "              LOGIN AS guest IF YOU ARE NEW TO THIS SERVER!"
+    BANNER_ONE_ACCOUNT = "                     One account per person only!"
+
+    # Prompts: sent without a line terminator (§1).
+    LOGIN_PROMPT = "login: "
+    PASSWORD_PROMPT = "password: "
+    COMMAND_PROMPT = "> "
+    GIVE_PASSWORD_PROMPT = "Please give your password: "
+    RETYPE_PASSWORD_PROMPT = "Please retype your password: "
+    PASSWORDS_NOT_IDENTICAL_PROMPT = (
+        "** The two passwords were not identical. Please give them again. Password: "
+    )
+
+    # Telnet login (§2.3), parallel logins, timeouts (§2.7).
+    USER_AUTHENTICATED = "** User {name} authenticated."
+    LAST_LOGIN = "** Last login: {date}  from {host}"
+    ALREADY_LOGGED_IN_WARNING = "** Warning: You are already logged in."
+    CLOSED_OLD_CONNECTION = "Closed old connection with user {name}."
+    CONNECTION_TIMED_OUT = "Connection timed out."
+
+    # Guest registration (§2.5); see guest_lines.
+    GUEST_WELCOME = "Welcome to FIBS. You just logged in as guest."
+    GUEST_PLEASE_REGISTER = "Please register before using this server:"
+    GUEST_HOWTO_1 = "Type 'name username' where name is the word 'name' and"
+    GUEST_HOWTO_2 = "username is the login name you want to use."
+    GUEST_HOWTO_3 = "The username may not contain blanks ' ' or colons ':'."
+    GUEST_HOWTO_4 = "The system will then ask you for your password twice."
+    GUEST_HOWTO_5 = "Please make sure that you don't forget your password. All"
+    GUEST_HOWTO_6 = "passwords are encrypted before they are saved. If you forget"
+    GUEST_HOWTO_7 = "your password there is no way to find out what it was."
+    GUEST_HOWTO_8 = "Please type 'bye' if you don't want to register now."
+    GUEST_ONE_USERNAME = "ONE USERNAME PER PERSON ONLY!!!"
+    NAME_INVALID_CHARACTERS = (
+        "** Your name may only contain letters and the underscore character _ ."
+    )
+    NAME_ALREADY_USED = "** Please use another name. '{name}' is already used by someone else."
+    NAME_TOO_LONG = "** Please use a name with at most 20 characters."
+    YOUR_NAME_WILL_BE = "Your name will be {name}"
+    EMPTY_PASSWORD_HINT = "Type in no password and hit Enter/Return if you want to change it now."
+    NO_PASSWORD_GIVEN = "** No password given. Please choose a new name"
+    PASSWORD_TOO_SHORT = "Minimal password length is 4 characters."
+    PASSWORD_HAS_COLON = "Your password may not contain ':'"
+    REGISTERED = "You are registered."
+    HELP_BEGINNER_HINT = "Type 'help beginner' to get started."
+
+    # Logging out (§2.4); see goodbye_lines. Exactly 29 spaces before "Goodbye." (KBackgammon).
+    GOODBYE = "                             Goodbye."
+    GOODBYE_REPORT_BUGS = "                If you find bugs please report them to:"
+    WAVE_GOODBYE = "You wave goodbye."
+    WAVE_GOODBYE_AGAIN = "You wave goodbye again and log out."
+    WAVES_GOODBYE = "{name} waves goodbye."
+    WAVES_GOODBYE_AGAIN = "{name} waves goodbye again."
+    YOUR_GAME_SAVED = "Your game with {name} was saved."
+
+    # Notices: the message part of CLIP 7/8, and what telnet users see (§3.5, §3.8).
+    LOGS_IN = "{name} logs in."
+    LOGS_OUT = "{name} logs out."
+    DROPS_CONNECTION = "{name} drops connection."
+    RESTART_NOTICE = "*** ATTENTION ! FIBS will restart in {seconds} seconds"
+    SHUTDOWN_NOTICE = "*** ATTENTION ! FIBS will shut down in {seconds} seconds"
+
+    # Telnet forms of the CLIP chat lines 9-19 (§3.8).
+    MESSAGE_FROM = "Message from {name}: {text}"
+    MESSAGE_DELIVERED = "Message delivered to {name}."
+    MESSAGE_SAVED = "Message saved for {name}."
+    SAYS = "{name} says: {text}"
+    SHOUTS = "{name} shouts: {text}"
+    WHISPERS = "{name} whispers: {text}"
+    KIBITZES = "{name} kibitzes: {text}"
+    YOU_TELL = "** You tell {name}: {text}"
+    YOU_SHOUT = "** You shout: {text}"
+    YOU_WHISPER = "** You whisper: {text}"
+    YOU_KIBITZ = "** You kibitz: {text}"
+
+    # Chat commands (§5.1).
+    SILENT_SHOUT = "** Please type 'toggle silent' again before you shout."
+    SHOUTING_DISABLED = "** shouting has been disabled for you"
+    USERS_HEARD_YOU = "** {users} heard you."
+    NOBODY_HEARD_YOU = "** But nobody heard you."
+    NOT_WATCHING_OR_PLAYING = "** You're not watching or playing."
+    NO_ONE_CALLED = "** There is no one called {name}"
+    WONT_LISTEN = "** {name} won't listen to you."
+    CANT_TALK_IF_WONT_LISTEN = "** You can't talk if you won't listen."
+    SAY_TO_YOURSELF = "You say to yourself: {text}"
+    TELL_WHOM = "** Tell whom?"
+    TELL_WHAT = "** Tell {name} what?"
+    SAY_OUTSIDE_GAME = "** 'say' can't be used outside a game"
+    DONT_KNOW_USER = "** Don't know user {name}."
+    MESSAGE_USAGE = "** usage: message <user> <text>"
+    NO_NEW_MESSAGES = "There are no new messages for you."
+    MESSAGES_FOR_YOU = "There are messages for you:"
+
+    # waitfor, gag, blind (§5.1).
+    WAITFOR_ADDED = "** You'll receive a message when '{name}' logs in."
+    NO_USER_CALLED = "** There is no user called '{name}'."
+    WAITFOR_ALREADY_LOGGED_IN = "** '{name}' is already logged in."
+    WAITFOR_SELF = "** Look behind you. Maybe you are waiting there."
+    WAITFOR_NOBODY = "You are not waiting for any players."
+    WAITFOR_ONE = "You are waiting for {name}"
+    WAITFOR_MANY = "You are waiting for the following {count} players:"
+    WAITFOR_LIST_ENTRY = "  {name}"
+    WAITFOR_FINALLY = "** FINALLY!!! {name} logs in.\a\a\a"
+    WAITING_FOR_YOU = "** {name} is waiting for you to log in."
+    GAGGED_NONE = "** Gagged users: none"
+    GAGGED_LIST = "** Gagged users: {names}"
+    YOU_GAG = "** You gag {name}."
+    YOU_UNGAG = "** You ungag {name}."
+    NO_ONE_CALLED_QUOTED = "** There is no one called '{name}'"
+    GAG_SELF = "** You talk too much, don't you?"
+    BLINDED_NONE = "** Blinded users: none"
+    BLINDED_LIST = "** Blinded users: {names}"
+    YOU_BLIND = "** You blind {name}."
+    YOU_UNBLIND = "** You unblind {name}."
+    BLIND_SELF = "** You can't read this message now, can you?"
+    BANS_YOU_FROM_WATCHING = "{name} bans you from watching."
+    BANS_FROM_WATCHING = "{name} bans {watcher} from watching."
+
+    # away / back (§5.2).
+    AWAY = "You're away. Please type 'back'"
+    NOBODY_AWAY = "None of the users is away."
+    AWAY_LIST_HEADER = "The following users are away:"
+    AWAY_LIST_ENTRY = "{name}: {text}"
+    IS_AWAY = "{name} is away: {text}"
+    WELCOME_BACK = "Welcome back."
+    NOT_AWAY = "** You're not away."
+
+    # Invitations (§5.2, §6.1).
+    INVITE_WHO = "** invite who?"
+    INVITE_SELF = "** You can't invite yourself."
+    REFUSING_GAMES = "** {name} is refusing games."
+    ALREADY_PLAYING_WITH_SOMEONE = "** {name} is already playing with someone else."
+    YOU_ARE_ALREADY_PLAYING = "** You are already playing."
+    INVITE_BAD_LENGTH = (
+        "** The second argument to 'invite' has to be a number or the word 'unlimited'"
+    )
+    NOT_EXPERIENCED_ENOUGH = "** You're not experienced enough to play a match of that length."
+    NO_SAVED_MATCH_GIVE_LENGTH = "** There's no saved match with {name}. Please give a match length."
+    MATCH_TOO_LONG = "** You can't play a {length} point match."
+    WAIT_FOR_LAST_INVITATION = "** Please wait for your last invitation to be accepted."
+    NO_NEW_GAMES_ALLOWED = "** You are not allowed to create new games."
+    YOU_INVITED_MATCH = "** You invited {name} to a {length} point match."
+    YOU_INVITED_UNLIMITED = "** You invited {name} to an unlimited match."
+    YOU_INVITED_RESUME = "** You invited {name} to resume a saved match."
+    WANTS_TO_PLAY_MATCH = "{name} wants to play a {length} point match with you."
+    WANTS_TO_PLAY_UNLIMITED = "{name} wants to play an unlimited match with you."
+    WANTS_TO_RESUME = "{name} wants to resume a saved match with you."
+    TYPE_JOIN_TO_ACCEPT = "Type 'join {name}' to accept."
+    SAVED_MATCH_WARNING = "WARNING: Don't accept if you want to continue the saved {length} point match!"
+    SAVED_UNLIMITED_WARNING = (
+        "WARNING: Don't accept if you want to continue the saved unlimited match!"
+    )
+
+    # join (§5.2, §6.2, §6.3).
+    JOIN_WHO = "** Error: Join who?"
+    JOIN_ALREADY_PLAYING = "** Error: {name} is already playing with someone else."
+    DIDNT_INVITE_YOU = "** {name} didn't invite you."
+    CANT_FIND_PLAYER = "** Error: can't find player {name}"
+    TWO_GAMES_AT_ONCE = "** You can't play two games at once"
+    SAVED_MATCH_CORRUPT = "** ERROR: Saved match is corrupt. Please start another one."
+    NOW_PLAYING_MATCH = "** You are now playing a {length} point match with {name}"
+    NOW_PLAYING_UNLIMITED = "** You are now playing an unlimited match with {name}"
+    JOINED_YOU_MATCH = "** Player {name} has joined you for a {length} point match."
+    JOINED_YOU_UNLIMITED = "Player {name} has joined you for an unlimited match."
+    START_MATCH = "{name} and {opponent} start a {length} point match."
+    START_UNLIMITED = "{name} and {opponent} start an unlimited match."
+    CANT_WATCH_MATCH_BETWEEN = "** You can't watch the match between {name} and {opponent}."
+    RESUMED_MATCH_LOADED = "You are now playing with {name}. Your running match was loaded."
+    JOINED_MATCH_LOADED = "{name} has joined you. Your running match was loaded."
+    RESUMING_MATCH = "{name} and {opponent} are resuming their {length}-point match."
+    RESUMING_UNLIMITED = "{name} and {opponent} are resuming their unlimited match."
+    # The resume synopsis (§6.3, §13: "points for NAME", not "points for user NAME").
+    SYNOPSIS_TURN = "turn: {name}."
+    SYNOPSIS_MATCH_LENGTH = "match length: {length}"
+    SYNOPSIS_UNLIMITED = "unlimited matchlength"
+    SYNOPSIS_POINTS = "points for {name}: {score}"
+    YOUR_TURN_ROLL_OR_DOUBLE = "It's your turn. Please roll or double"
+
+    # watch / unwatch / look / oldboard / oldmoves (§5.2, §7).
+    YOU_STOP_WATCHING_OLD = "** You stop watching {name}."
+    WATCH_WHO = "** Watch who?"
+    NO_ONE_CALLED_APOSTROPHE = "** There's no one called {name}."
+    DOESNT_WANT_YOU_TO_WATCH = "** {name} doesn't want you to watch."
+    USE_A_MIRROR = "** Use a mirror to do that."
+    CANT_WATCH_WHILE_PLAYING = "** You can't watch another game while you're playing."
+    NOW_WATCHING = "You're now watching {name}."
+    NOT_DOING_ANYTHING = "{name} is not doing anything interesting."
+    IS_WATCHING_YOU = "{name} is watching you."
+    STARTS_WATCHING = "{watcher} starts watching {name}."
+    STOPS_WATCHING_YOU = "{name} stops watching you."
+    STOPS_WATCHING = "{watcher} stops watching {name}."
+    YOU_STOP_WATCHING = "You stop watching {name}."
+    NOT_WATCHING = "** You're not watching."
+    WATCHED_LOGS_OUT = "{name} logs out.. You're not watching anymore."
+    WATCHED_DROPS_CONNECTION = "{name} drops connection.. You're not watching anymore."
+    WATCHED_TIMED_OUT = "Connection with {name} timed out.. You're not watching anymore."
+    LOOK_AT_WHO = "** Look at who?"
+    IS_NOT_PLAYING = "** {name} is not playing."
+    DOESNT_WANT_YOU_TO_LOOK = "** {name} doesn't want you to look."
+    YOU_LOOK_GREAT = "You look great."
+    OLDBOARD_USAGE = "** usage: oldboard <name>"
+    NO_SAVED_MATCH_WITH_PLAYER = "** There's no saved match with a player called '{name}'."
+    NOT_WHILE_PLAYING = "** You can't do this while playing."
+    OLDMOVES_USAGE = "** usage: oldmoves <name>"
+    NO_SAVED_GAME_WITH = "** There is no saved game with {name}."
+    # oldmoves lines (§5.2), also the moves list after a game (§6.8).
+    OLDMOVES_SCORE = "Score is {score}-{opponent_score} in a {length} point match."
+    OLDMOVES_SCORE_UNLIMITED = "Score is {score}-{opponent_score} in an unlimited match."
+    OLDMOVES_COLOURS = "{x_name} is X - {o_name} is O"
+    OLDMOVES_PLAY = "{colour}: ({die1} {die2}) {moves}"
+    OLDMOVES_CANT_MOVE = "{colour}: ({die1} {die2}) can't move"
+    OLDMOVES_DOUBLES = "{colour}: doubles"
+    OLDMOVES_ACCEPTS = "{colour}: accepts"
+    OLDMOVES_REJECTS = "{colour}: rejects"
+    OLDMOVES_WANTS_TO_RESIGN = "{colour}: wants to resign"
+    OLDMOVES_WINS = "{colour}: wins"
+
+    # Interruptions: the match is saved (§6.11).
+    YOU_TERMINATED_GAME = "** You terminated the game. The game was saved."
+    PLAYER_LEFT_GAME = "** Player {name} has left the game. The game was saved."
+    NO_ONE_TO_LEAVE = "** Error: No one to leave."
+    LOGS_OUT_GAME_SAVED = "{name} logs out. The game was saved."
+    DROPS_CONNECTION_GAME_SAVED = "{name} drops connection. The game was saved."
+    TIMED_OUT_GAME_SAVED = "Connection with {name} timed out. The game was saved."
+    NETWORK_ERROR_GAME_SAVED = "Network error with {name}. The game was saved."
+    CLOSED_OLD_CONNECTION_GAME_SAVED = "Closed old connection with user {name}. The game was saved."
+    PANIC_SAVED = "Your game was saved in the panic file."
+
+    # Start of a game and the opening roll (§6.4).
+    STARTING_NEW_GAME = "Starting a new game with {name}."
+    YOU_ROLLED_OPENING = "You rolled {die}, {opponent} rolled {opponent_die}"
+    ROLLED_OPENING = "{name} rolled {die}, {opponent} rolled {opponent_die}"
+    CUBE_IS_NOW = "The number on the doubling cube is now {cube}"
+    YOUR_TURN_TO_MOVE = "It's your turn to move."
+    MAKES_FIRST_MOVE = "{name} makes the first move."
+
+    # A turn (§6.5).
+    YOU_ROLL = "You roll {die1} and {die2}."
+    ROLLS = "{name} rolls {die1} and {die2}."
+    PLEASE_MOVE = "Please move {n} pieces."
+    YOU_CANT_MOVE = "You can't move."
+    CANT_MOVE = "{name} can't move."
+    ONLY_POSSIBLE_MOVE = "The only possible move is {moves} ."
+    BEARING_OFF = "Bearing off: {bearoff}"
+    MOVES = "{name} moves {moves} ."
+    DONE = "Done."
+
+    # Doubling and instant redoubles (§6.6).
+    YOU_DOUBLE = "You double. Please wait for {name} to accept or reject."
+    YOU_DOUBLE_REDOUBLE_ALLOWED = "You double. Please wait for {name} to accept, reject or redouble."
+    DOUBLES_ACCEPT_OR_REJECT = "{name} doubles. Type 'accept' or 'reject'."
+    DOUBLES_ACCEPT_REJECT_OR_REDOUBLE = "{name} doubles. Type 'accept', 'reject' or 'redouble'."
+    DOUBLES = "{name} doubles."
+    YOU_ACCEPT_DOUBLE = "You accept the double. The cube shows {cube}."
+    ACCEPTS_DOUBLE_CUBE = "{name} accepts the double. The cube shows {cube}."
+    ACCEPTS_DOUBLE = "{name} accepts the double."
+    YOU_GIVE_UP = "You give up. {name} wins {points}."
+    GIVES_UP_YOU_WIN = "{name} gives up. You win {points}."
+    GIVES_UP = "{name} gives up. {winner} wins {points}."
+    REDOUBLES_TO = "{name} redoubles to {cube}. Type 'accept', 'reject' or 'redouble'."
+    REDOUBLES_TO_LAST = "{name} redoubles to {cube}. Type 'accept' or 'reject'."
+    YOU_ACCEPT_AND_REDOUBLE = "You accept the double to {cube} and redouble."
+    WAIT_ACCEPT_REJECT_OR_REDOUBLE = "Please wait for {name} to accept, reject or redouble."
+    WAIT_ACCEPT_OR_REJECT = "Please wait for {name} to accept or reject."
+    YOU_ACCEPT_REDOUBLE = "You accept the redouble. The cube shows {cube}."
+    ACCEPTS_REDOUBLE_CUBE = "{name} accepts the redouble. The cube shows {cube}."
+    REDOUBLES = "{name} redoubles."
+    ACCEPTS_REDOUBLE = "{name} accepts the redouble."
+
+    # Resignation (§6.7).
+    YOU_WANT_TO_RESIGN = "You want to resign. {name} will win {points}."
+    WANTS_TO_RESIGN_YOU_WIN = "{name} wants to resign. You will win {points}. Type 'accept' or 'reject'."
+    WANTS_TO_RESIGN = "{name} wants to resign. {winner} will win {points}."
+    YOU_ACCEPT_AND_WIN = "You accept and win {points}."
+    ACCEPTS_AND_WINS = "{name} accepts and wins {points}."
+    YOU_REJECT = "You reject. The game continues."
+    REJECTS = "{name} rejects. The game continues."
+
+    # End of a game and of a match (§6.8, §6.9).
+    YOU_WIN_GAME = "You win the game and get {points}. Congratulations!"
+    WINS_GAME_SORRY = "{name} wins the game and gets {points}. Sorry."
+    WINS_GAME = "{name} wins the game and gets {points}."
+    SCORE_IN_MATCH = "score in {length} point match: {name}-{score} {opponent}-{opponent_score}"
+    SCORE_IN_UNLIMITED = "score in unlimited match: {name}-{score} {opponent}-{opponent_score}"
+    TYPE_JOIN_NEXT_GAME = "Type 'join' if you want to play the next game, type 'leave' if you don't."
+    WAIT_FOR_JOIN = "** Please wait for {name} to join too."
+    YOU_WIN_MATCH = "You win the {length} point match {score}-{opponent_score} ."
+    WINS_MATCH = "{name} wins the {length} point match {score}-{opponent_score} ."
+    REPORT_WINS_MATCH = (
+        "{name} wins a {length} point match against {opponent}  {score}-{opponent_score} ."
+    )
+    # The rating calculation block (§6.9); see rating_calculation_lines.
+    RATING_CALCULATION = "rating calculation:"
+    RATING_DIFFERENCE = "rating difference D={difference:.6f}"
+    RATING_MATCH_LENGTH = "match length      N={length}"
+    RATING_EXPERIENCE = "Experience: {name} {experience} - {opponent} {opponent_experience}"
+    RATING_UNDERDOG_PROBABILITY = (
+        "Probability that underdog wins: Pu=1/(10^(D*sqrt(N)/2000)+1)={probability:.6f}"
+    )
+    RATING_P = "P={probability:.6f} is 1-Pu if underdog wins and Pu if favorite wins"
+    RATING_K = "K=max(1 , -Experience/100+5) for {name}: {k:.6f}"
+    RATING_CHANGE_WINNER = "change for {name}: 4*K*sqrt(N)*P={change:.6f}"
+    RATING_CHANGE_LOSER = "change for {name}: -4*K*sqrt(N)*P={change:.6f}"
+
+    # Game command errors (§5.5).
+    ALREADY_ROLLED = "** You did already roll the dice."
+    NOT_YOUR_TURN_TO_ROLL = "** It's not your turn to roll the dice."
+    NOT_PLAYING = "** You're not playing."
+    NOT_YOUR_TURN_TO_MOVE = "** It's not your turn to move."
+    ROLL_BEFORE_MOVING = "** You have to roll the dice before moving."
+    MOVE_LEGAL_WORDS = "** {ordinal} move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'."
+    MUST_GIVE_MOVES = "** You must give {n} moves."
+    TOO_MANY_MOVES = "** Please don't give more than {n} moves."
+    CANT_MOVE_FROM = "** You can't move from {point} in your {ordinal} move."
+    CANT_MOVE_DISTANCE = "** You can't move {n} points in your {ordinal} move."
+    CANT_MOVE_TO = "** You can't move to {point} in your {ordinal} move."
+    MUST_ENTER_FROM_BAR = "** You have to remove pieces from the bar in your {ordinal} move."
+    CANT_REMOVE_PIECE = "** You can't remove this piece in your {ordinal} move."
+    CANT_MOVE_HOME = "** You can't move home in your {ordinal} move."
+    CANT_MOVE_POINT_HOME = "** You can't move {point}-home in your {ordinal} move."
+    BEAR_OFF = "Bear off: {bearoff}"
+    CANT_BEAR_OFF_ALL = "** You can't bear off with every number you have rolled."
+    NOT_YOUR_TURN = "** It's not your turn."
+    PIPCOUNTS = "Pipcounts: You {pips}   {opponent} {opponent_pips}"
+    PIPCOUNTS_WATCHING = "Pipcounts: {name} {pips}   {opponent} {opponent_pips}"
+    PIP_NOT_ALLOWED = "** {name} doesn't allow this. Ask {name} to 'toggle allowpip'"
+    PIP_TOGGLE_FIRST = "** Type 'toggle allowpip' first."
+    PLAYERS_DONT_ALLOW_PIP = "** The players don't allow pipcounts."
+    NOT_PLAYING_OR_WATCHING = "** You're not playing or watching."
+    DOUBLE_BEFORE_ROLLING = "** You can only double before you roll the dice."
+    WAIT_UNTIL_MOVED = "** Please wait until {name} has moved."
+    NOT_YOUR_TURN_TO_DOUBLE = "** It's not your turn to double"
+    CRAWFORD_NO_DOUBLE = "** The Crawford rule doesn't allow you to double in this game."
+    DOUBLE_NOT_ANSWERED = "** {name} hasn't responded to your double yet."
+    DIDNT_DOUBLE_OR_RESIGN = "** {name} didn't double or resign."
+    NOT_PLAYING_CANT_GIVE_UP = "** You're not playing, so you can't give up."
+    RESIGN_USAGE = "** Type 'n' (normal), 'g' (gammon) or 'b' (backgammon) after resign."
+    ALREADY_DID_THAT = "** You already did that."
+    RESIGN_NOT_ANSWERED = "** {name} hasn't accepted or rejected your resign yet."
+    WANTED_TO_RESIGN = "** {name} wanted to resign. Type 'accept' or 'reject'."
+    REDOUBLES_ONLY_UNLIMITED = "** Instant redoubles are only available for unlimited matches."
+    REDOUBLE_NOT_ALLOWED = "** You are not allowed to redouble."
+    REDOUBLE_WRONG_WORD = "** This redouble is not a {word}. Please type '{expected}' or 'redouble'."
+
 
     # --- commands, their errors and listings (owned by protocol.commands/listings) ---
     UNKNOWN_COMMAND = "** Unknown command: '{word}'"
 
 
-def render(text: Text, **fields: object) -> str:
+# --- the mechanism: rendering, and the reverse direction derived from the same templates ---
+
+
+class FieldKind(enum.Enum):
+    """What a template field may contain; decides the regex used to recognise it."""
+
+    NAME = r"[A-Za-z_<>]+"  # FIBS user names; `<>` because clients' regexes allow them
+    NUMBER = r"-?\d+"
+    DECIMAL = r"-?\d+\.\d+"
+    COUNT = r"\d+ [a-z]+"  # a number with its noun, "1 point" / "3 users" (see count_phrase)
+    POINT = r"\d+|bar|off|home"
+    MOVES = r"(?:\d+|bar)-(?:\d+|off)(?: (?:\d+|bar)-(?:\d+|off))*"
+    COLOUR = r"[XO]"
+    ORDINAL = r"first|second|third|fourth"
+    TOKEN = r"\S+"  # any single word: the default for a field name not listed below
+    TEXT = r".*"  # free text, may be empty and contain spaces
+
+
+# Field names, by kind. A template field is recognised by its name (or by a numeric format
+# spec such as `{rating:.2f}`); an unlisted name is a single token. Add names here rather
+# than inventing a second convention.
+FIELD_KINDS: Final[Mapping[str, FieldKind]] = {
+    **dict.fromkeys(
+        ("name", "opponent", "player", "watcher", "winner", "loser", "user", "x_name", "o_name"),
+        FieldKind.NAME,
+    ),
+    **dict.fromkeys(
+        (
+            "n", "length", "score", "opponent_score", "cube", "die", "opponent_die", "die1",
+            "die2", "pips", "opponent_pips", "seconds", "experience", "opponent_experience",
+            "count",
+        ),
+        FieldKind.NUMBER,
+    ),
+    **dict.fromkeys(("points", "users"), FieldKind.COUNT),
+    "point": FieldKind.POINT,
+    "moves": FieldKind.MOVES,
+    "colour": FieldKind.COLOUR,
+    "ordinal": FieldKind.ORDINAL,
+    **dict.fromkeys(("text", "names", "date", "bearoff"), FieldKind.TEXT),
+}
+
+# Kinds whose values may contain spaces: after such a field, the words of a line no longer
+# sit at fixed positions, which matters for the prefix index below.
+_SPACED_KINDS: Final = frozenset({FieldKind.COUNT, FieldKind.MOVES, FieldKind.TEXT})
+
+_FORMAT_SPEC = re.compile(
+    r"(?:(?P<fill>.)?(?P<align>[<>^]))?(?P<zero>0)?(?P<width>\d+)?"
+    r"(?:\.(?P<precision>\d+))?(?P<type>[df]?)\Z"
+)
+
+
+def count_phrase(count: int, noun: str) -> str:
+    """`1 point`, `2 points`: FIBS pluralises by appending `s` (fields of kind COUNT)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+@attrs.frozen
+class _Field:
+    name: str
+    spec: str
+    kind: FieldKind
+    number_type: str  # "d", "f" or "" (how a str value is converted before formatting)
+
+
+@attrs.frozen
+class _Template:
+    pieces: tuple[tuple[str, _Field | None], ...]  # (literal before, field after it or None)
+
+    @property
+    def fields(self) -> tuple[_Field, ...]:
+        return tuple(field for _, field in self.pieces if field is not None)
+
+    @property
+    def literal_length(self) -> int:
+        return sum(len(literal) for literal, _ in self.pieces)
+
+
+def _field_kind(name: str, number_type: str) -> FieldKind:
+    if number_type == "f":
+        return FieldKind.DECIMAL
+    if number_type == "d":
+        return FieldKind.NUMBER
+    return FIELD_KINDS.get(name, FieldKind.TOKEN)
+
+
+@functools.cache
+def _template(text: Text) -> _Template:
+    pieces: list[tuple[str, _Field | None]] = []
+    for literal, name, spec, conversion in string.Formatter().parse(text.value):
+        if name is None:
+            pieces.append((literal, None))
+            continue
+        if not name.isidentifier() or conversion:
+            raise ValueError(f"{text.name}: fields must be plain names, got {{{name}}}")
+        spec = spec or ""
+        parsed = _FORMAT_SPEC.match(spec)
+        if parsed is None or (parsed["fill"] not in (None, " ")):
+            raise ValueError(f"{text.name}: unsupported format spec {spec!r} for {name}")
+        number_type = parsed["type"]
+        pieces.append((literal, _Field(name, spec, _field_kind(name, number_type), number_type)))
+    return _Template(tuple(pieces))
+
+
+def template_fields(text: Text) -> tuple[str, ...]:
+    """The names of `text`'s fields, in order of first appearance."""
+    return tuple(dict.fromkeys(field.name for field in _template(text).fields))
+
+
+def _format_field(value: object, field: _Field) -> str:
+    # Values parsed back from a line are strings; a numeric spec needs the number again.
+    if isinstance(value, str) and field.number_type == "d":
+        value = int(value)
+    elif isinstance(value, str) and field.number_type == "f":
+        value = float(value)
+    return format(value, field.spec)
+
+
+def render(text: Text, /, **fields: object) -> str:
     """Fill in `text`'s template; a missing field is a programming error (KeyError)."""
-    return text.value.format(**fields)
+    out: list[str] = []
+    for literal, field in _template(text).pieces:
+        out.append(literal)
+        if field is not None:
+            out.append(_format_field(fields[field.name], field))
+    return "".join(out)
+
+
+def format_fields(text: Text, /, **fields: object) -> dict[str, str]:
+    """Each field as it appears in the rendered line (the form `match_text` returns)."""
+    formatted: dict[str, str] = {}
+    for field in _template(text).fields:
+        value = _format_field(fields[field.name], field)
+        formatted.setdefault(field.name, value.strip(" ") if _is_padded(field) else value)
+    return formatted
+
+
+def _is_padded(field: _Field) -> bool:
+    parsed = _FORMAT_SPEC.match(field.spec)
+    return parsed is not None and parsed["width"] is not None and not parsed["zero"]
+
+
+def _field_regex(field: _Field, *, last: bool) -> str:
+    body = field.kind.value
+    if field.kind is FieldKind.TEXT and not last:
+        body = ".*?"
+    group = f"(?P<{field.name}>{body})"
+    parsed = _FORMAT_SPEC.match(field.spec)
+    assert parsed is not None
+    if parsed["width"] is None or parsed["zero"]:
+        return group
+    align = parsed["align"] or (">" if field.number_type else "<")
+    return {"<": f"{group} *", ">": f" *{group}", "^": f" *{group} *"}[align]
+
+
+@functools.cache
+def pattern(text: Text) -> re.Pattern[str]:
+    """The regex that recognises exactly the lines `render(text, ...)` can produce."""
+    template = _template(text)
+    seen: set[str] = set()
+    parts: list[str] = []
+    for index, (literal, field) in enumerate(template.pieces):
+        parts.append(re.escape(literal))
+        if field is None:
+            continue
+        if field.name in seen:
+            parts.append(f"(?P={field.name})")
+        else:
+            seen.add(field.name)
+            parts.append(_field_regex(field, last=index == len(template.pieces) - 1))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+# The prefix index. A line's first three space-separated words select the candidates: a
+# template contributes, per position, either its literal word or WILDCARD (a field is in
+# that word, or an earlier field may contain spaces). END stands for "no such word".
+_INDEX_WORDS: Final = 3
+_WILDCARD: Final = "\x00*"
+_END: Final = "\x00$"
+_PLACEHOLDER: Final = "\x00"
+_SPACED_PLACEHOLDER: Final = "\x01"
+
+
+def _index_key(text: Text) -> tuple[str, ...]:
+    skeleton = []
+    for literal, field in _template(text).pieces:
+        skeleton.append(literal)
+        if field is not None:
+            spaced = field.kind in _SPACED_KINDS or _is_padded(field)
+            skeleton.append(_SPACED_PLACEHOLDER if spaced else _PLACEHOLDER)
+    words = "".join(skeleton).split(" ")
+    key: list[str] = []
+    after_spaced = False
+    for position in range(_INDEX_WORDS):
+        word = words[position] if position < len(words) else _END
+        if after_spaced or _PLACEHOLDER in word or _SPACED_PLACEHOLDER in word:
+            key.append(_WILDCARD)
+        else:
+            key.append(word)
+        after_spaced = after_spaced or _SPACED_PLACEHOLDER in word
+    return tuple(key)
+
+
+@functools.cache
+def _index() -> Mapping[tuple[str, ...], tuple[Text, ...]]:
+    buckets: dict[tuple[str, ...], list[Text]] = {}
+    for text in Text:
+        buckets.setdefault(_index_key(text), []).append(text)
+    return {key: tuple(texts) for key, texts in buckets.items()}
+
+
+@functools.cache
+def _specificity(text: Text) -> tuple[int, int]:
+    # More literal characters = more specific ("** Gagged users: none" beats
+    # "** Gagged users: {names}"); ties go to the earlier member.
+    return (-_template(text).literal_length, _ORDER[text])
+
+
+_ORDER: Final[Mapping[Text, int]] = {text: position for position, text in enumerate(Text)}
+
+
+def candidates(line: str) -> list[Text]:
+    """The members whose literal words fit `line`'s first words, most specific first."""
+    words = line.split(" ", _INDEX_WORDS)[:_INDEX_WORDS]
+    words += [_END] * (_INDEX_WORDS - len(words))
+    index = _index()
+    found: set[Text] = set()
+    for key in itertools.product(*((word, _WILDCARD) for word in words)):
+        found.update(index.get(key, ()))
+    return sorted(found, key=_specificity)
+
+
+def match_text(line: str) -> tuple[Text, dict[str, str]] | None:
+    """The member `line` is an instance of, with its fields as they appear; None if none."""
+    for text in candidates(line):
+        found = pattern(text).fullmatch(line)
+        if found is not None:
+            return text, found.groupdict()
+    return None
+
+
+# --- multi-line texts, built from the members above ---
+
+
+def banner_lines(*, club_line: str, date_line: str) -> list[str]:
+    """The banner sent on connect (§2.1), ending with the date line; `login: ` follows.
+
+    `club_line` replaces FIBS' contact paragraph (e.g. "   fibsd at example.org"). No
+    banner line may start with a digit: FCM-based clients read `^1 `/`^3` as CLIP lines
+    even before login. MatchDog waits for BANNER_ONE_ACCOUNT before logging in.
+    """
+    for line in (club_line, date_line):
+        if line[:1].isdigit() or "\n" in line or "\r" in line:
+            raise ValueError(f"banner line must be one line not starting with a digit: {line!r}")
+    return [
+        Text.BANNER_WELCOME.value,
+        Text.BANNER_LOGO_1.value,
+        Text.BANNER_LOGO_2.value,
+        Text.BANNER_LOGO_3.value,
+        Text.BANNER_LOGO_4.value,
+        Text.BANNER_LOGO_5.value,
+        Text.BANNER_LOGO_6.value,
+        "",
+        club_line,
+        "",
+        Text.BANNER_MEET_PEOPLE.value,
+        Text.BANNER_NO_RACISTS.value,
+        Text.BANNER_BE_NICE.value,
+        "",
+        Text.BANNER_LOGIN_AS_GUEST.value,
+        Text.BANNER_ONE_ACCOUNT.value,
+        "",
+        date_line,
+    ]
+
+
+_WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS: Final = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)
+
+
+def time_line(local: datetime.datetime, zone_abbreviation: str, utc: datetime.datetime) -> str:
+    """`Wednesday, April 09 09:08:53 MEST   ( Wed Apr  9 07:08:53 2008 UTC )` (§2.1, `time`).
+
+    Locale-independent on purpose (strftime's %A follows the process locale).
+    """
+    weekday, month = _WEEKDAYS[local.weekday()], _MONTHS[local.month - 1]
+    ctime = (
+        f"{_WEEKDAYS[utc.weekday()][:3]} {_MONTHS[utc.month - 1][:3]} {utc.day:2d}"
+        f" {utc:%H:%M:%S} {utc.year}"
+    )
+    return (
+        f"{weekday}, {month} {local.day:02d} {local:%H:%M:%S} {zone_abbreviation}"
+        f"   ( {ctime} UTC )"
+    )
+
+
+def goodbye_lines(*, contact: str) -> list[str]:
+    """The farewell before the server closes the connection (§2.4)."""
+    return [Text.GOODBYE.value, Text.GOODBYE_REPORT_BUGS.value, contact]
+
+
+def guest_lines() -> list[str]:
+    """What a guest sees after logging in (§2.5); the `> ` prompt follows."""
+    return [
+        Text.GUEST_WELCOME.value,
+        Text.GUEST_PLEASE_REGISTER.value,
+        "",
+        Text.GUEST_HOWTO_1.value,
+        Text.GUEST_HOWTO_2.value,
+        Text.GUEST_HOWTO_3.value,
+        Text.GUEST_HOWTO_4.value,
+        Text.GUEST_HOWTO_5.value,
+        Text.GUEST_HOWTO_6.value,
+        Text.GUEST_HOWTO_7.value,
+        Text.GUEST_HOWTO_8.value,
+        "",
+        Text.GUEST_ONE_USERNAME.value,
+        "",
+    ]
+
+
+def resume_synopsis_lines(
+    *, turn: str, match_length: int | None, names_and_scores: Sequence[tuple[str, int]]
+) -> list[str]:
+    """`turn: A.`, `match length: 5` (or `unlimited matchlength`), `points for A: 2` (§6.3).
+
+    `match_length` None means an unlimited match.
+    """
+    lines = [render(Text.SYNOPSIS_TURN, name=turn)]
+    if match_length is None:
+        lines.append(Text.SYNOPSIS_UNLIMITED.value)
+    else:
+        lines.append(render(Text.SYNOPSIS_MATCH_LENGTH, length=match_length))
+    lines += [render(Text.SYNOPSIS_POINTS, name=name, score=score) for name, score in names_and_scores]
+    return lines
+
+
+@attrs.frozen
+class RatingChange:
+    """One player's part of the rating calculation block."""
+
+    name: str
+    experience: int
+    k: float
+    change: float
+
+
+def rating_calculation_lines(
+    *, difference: float, match_length: int, probability_underdog: float, probability: float,
+    winner: RatingChange, loser: RatingChange,
+) -> list[str]:
+    """The block a player with `toggle ratings` on sees before the match result (§6.9).
+
+    The first player listed is the recipient's own side as FIBS prints it: winner first.
+    """
+    return [
+        Text.RATING_CALCULATION.value,
+        render(Text.RATING_DIFFERENCE, difference=difference),
+        render(Text.RATING_MATCH_LENGTH, length=match_length),
+        render(
+            Text.RATING_EXPERIENCE, name=winner.name, experience=winner.experience,
+            opponent=loser.name, opponent_experience=loser.experience,
+        ),
+        render(Text.RATING_UNDERDOG_PROBABILITY, probability=probability_underdog),
+        render(Text.RATING_P, probability=probability),
+        render(Text.RATING_K, name=winner.name, k=winner.k),
+        render(Text.RATING_CHANGE_WINNER, name=winner.name, change=winner.change),
+        render(Text.RATING_K, name=loser.name, k=loser.k),
+        render(Text.RATING_CHANGE_LOSER, name=loser.name, change=loser.change),
+        "",
+    ]
