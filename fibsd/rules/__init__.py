@@ -2,4 +2,121 @@
 
 No trio, no sockets, no protocol, no clock and no hidden randomness: dice come in from
 outside.
+
+Modules: `position` (boards, BAR/OFF, FIBS numbering), `movegen` (legal plays),
+`validate` (typed plays), `errors`, `events`, `scoring`, `cube`, `game`, `match`.
+Everything the server needs is re-exported here.
 """
+
+from .cube import Cube, CubeRules, double_refusal
+from .errors import ActionReason, IllegalAction, IllegalPlay, PlayReason, RuleError
+from .events import (
+    Beavered,
+    CheckersMoved,
+    CubeAutoDoubled,
+    CubeOffered,
+    CubePassed,
+    CubeTaken,
+    DiceRolled,
+    Event,
+    GameResult,
+    GameStarted,
+    GameWon,
+    MatchWon,
+    OpeningRolled,
+    Raccooned,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    ScoreChanged,
+    TurnPassed,
+    WinKind,
+    event_from_dict,
+    event_to_dict,
+)
+from .game import TRANSITIONS, Action, Game, GamePhase
+from .match import Match, MatchOptions
+from .movegen import (
+    Move,
+    Play,
+    forced_play,
+    greedy_bearoff,
+    has_legal_play,
+    legal_plays,
+    moves_required,
+    single_moves,
+)
+from .position import (
+    BAR,
+    DIRECTION_O,
+    DIRECTION_X,
+    OFF,
+    InvalidPosition,
+    Position,
+    Side,
+    from_absolute,
+    pip_count,
+    to_absolute,
+)
+from .scoring import game_points, game_result
+from .validate import validate_play
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "DIRECTION_O",
+    "DIRECTION_X",
+    "Action",
+    "ActionReason",
+    "Beavered",
+    "CheckersMoved",
+    "Cube",
+    "CubeAutoDoubled",
+    "CubeOffered",
+    "CubePassed",
+    "CubeRules",
+    "CubeTaken",
+    "DiceRolled",
+    "Event",
+    "Game",
+    "GamePhase",
+    "GameResult",
+    "GameStarted",
+    "GameWon",
+    "IllegalAction",
+    "IllegalPlay",
+    "InvalidPosition",
+    "Match",
+    "MatchOptions",
+    "MatchWon",
+    "Move",
+    "OpeningRolled",
+    "Play",
+    "PlayReason",
+    "Position",
+    "Raccooned",
+    "ResignationAccepted",
+    "ResignationOffered",
+    "ResignationRejected",
+    "RuleError",
+    "ScoreChanged",
+    "Side",
+    "TRANSITIONS",
+    "TurnPassed",
+    "WinKind",
+    "double_refusal",
+    "event_from_dict",
+    "event_to_dict",
+    "forced_play",
+    "from_absolute",
+    "game_points",
+    "game_result",
+    "greedy_bearoff",
+    "has_legal_play",
+    "legal_plays",
+    "moves_required",
+    "pip_count",
+    "single_moves",
+    "to_absolute",
+    "validate_play",
+]
