@@ -1,0 +1,329 @@
+"""fibsd.store: round trips, case-insensitive names, messages, migrations, durability."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from fibsd import store as store_module
+from fibsd.accounts import Account, SortWho, Toggles, Variables
+from fibsd.store import (
+    SCHEMA_VERSION,
+    NameTaken,
+    NoSuchAccount,
+    Store,
+    StoredMessage,
+    StoreError,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def store() -> Iterator[Store]:
+    with Store(":memory:") as opened:
+        yield opened
+
+
+def alice(**changes: Any) -> Account:
+    return attrs.evolve(Account.new("Alice", "$argon2id$fake", created_at=1000.0), **changes)
+
+
+def test_create_and_get_round_trip(store: Store) -> None:
+    account = alice(
+        last_login_at=1200.5,
+        last_login_host="example.org",
+        last_logout_at=1300.0,
+        rating=1623.41,
+        experience=212,
+        email="alice@example.org",
+        toggles=Toggles(ready=True, moreboards=True, telnet=False),
+        variables=Variables(3, 80, 24, "unlimited", SortWho.RATING, "Europe/Sofia"),
+    )
+    store.create_account(account)
+    assert store.get_account("Alice") == account
+
+
+def test_lookup_is_case_insensitive_and_keeps_the_spelling(store: Store) -> None:
+    store.create_account(alice())
+    found = store.get_account("aLiCe")
+    assert found is not None and found.name == "Alice"
+    assert store.account_exists("ALICE") and not store.account_exists("bob")
+    assert store.get_account("bob") is None
+
+
+def test_names_are_unique_case_insensitively(store: Store) -> None:
+    store.create_account(alice())
+    with pytest.raises(NameTaken) as caught:
+        store.create_account(alice(name="ALICE", password_hash="other"))
+    assert caught.value.name == "ALICE"
+    stored = store.get_account("alice")
+    assert stored is not None and stored.password_hash == "$argon2id$fake"  # unchanged
+
+
+def test_fine_updates(store: Store) -> None:
+    store.create_account(alice())
+    store.update_toggles("alice", Toggles(bell=True))
+    store.update_variables("ALICE", Variables(boardstyle=3))
+    store.set_email("alice", "a@b.c")
+    store.set_password_hash("alice", "$pbkdf2-sha256$new")
+    store.record_login("alice", 2000.0, "host.example")
+    store.record_logout("alice", 2100.0)
+    store.update_rating("alice", 1510.25, 5)
+    assert store.get_account("alice") == alice(
+        toggles=Toggles(bell=True),
+        variables=Variables(boardstyle=3),
+        email="a@b.c",
+        password_hash="$pbkdf2-sha256$new",
+        last_login_at=2000.0,
+        last_login_host="host.example",
+        last_logout_at=2100.0,
+        rating=1510.25,
+        experience=5,
+    )
+    store.set_email("alice", None)
+    account = store.get_account("alice")
+    assert account is not None and account.email is None
+
+
+def test_save_account_overwrites_all_fields_but_keeps_the_spelling(store: Store) -> None:
+    store.create_account(alice())
+    changed = alice(name="ALICE", rating=1400.0, experience=9, toggles=Toggles(wrap=True))
+    store.save_account(changed)
+    assert store.get_account("alice") == attrs.evolve(changed, name="Alice")
+
+
+def test_update_ratings_is_all_or_nothing(store: Store) -> None:
+    store.create_account(alice())
+    store.create_account(alice(name="Bob"))
+    store.update_ratings([("alice", 1502.0, 1), ("bob", 1498.0, 1)])
+    with pytest.raises(NoSuchAccount):
+        store.update_ratings([("alice", 9999.0, 2), ("carol", 1.0, 1)])
+    a, b = store.get_account("alice"), store.get_account("bob")
+    assert a is not None and (a.rating, a.experience) == (1502.0, 1)
+    assert b is not None and (b.rating, b.experience) == (1498.0, 1)
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        lambda s: s.update_toggles("nobody", Toggles()),
+        lambda s: s.update_variables("nobody", Variables()),
+        lambda s: s.set_email("nobody", "a@b"),
+        lambda s: s.set_password_hash("nobody", "x"),
+        lambda s: s.record_login("nobody", 1.0, "h"),
+        lambda s: s.record_logout("nobody", 1.0),
+        lambda s: s.update_rating("nobody", 1.0, 1),
+        lambda s: s.save_account(alice(name="nobody")),
+        lambda s: s.add_message("nobody", "alice", 1.0, "hi"),
+        lambda s: s.delete_account("nobody"),
+    ],
+)
+def test_updates_of_a_missing_account_raise(
+    store: Store, update: Callable[[Store], object]
+) -> None:
+    with pytest.raises(NoSuchAccount):
+        update(store)
+
+
+def test_damaged_settings_columns_read_as_defaults(store: Store) -> None:
+    store.create_account(alice(toggles=Toggles(bell=True)))
+    with store._write() as db:  # noqa: SLF001 - simulate on-disk damage
+        db.execute("UPDATE accounts SET toggles = 'not json', variables = '[1]'")
+    account = store.get_account("alice")
+    assert account is not None
+    assert (account.toggles, account.variables) == (Toggles(), Variables())
+
+
+# --- offline messages ---
+
+
+def test_messages_in_order_and_deleted_only_on_request(store: Store) -> None:
+    store.create_account(alice())
+    store.create_account(alice(name="Bob"))
+    first = store.add_message("alice", "Bob", 10.0, "hello  there")
+    store.add_message("bob", "Alice", 11.0, "for bob")
+    second = store.add_message("ALICE", "Carol", 12.0, "second: with colon")
+    pending = store.pending_messages("alice")
+    assert pending == [
+        StoredMessage(first, "Alice", "Bob", 10.0, "hello  there"),
+        StoredMessage(second, "Alice", "Carol", 12.0, "second: with colon"),
+    ]
+    # Reading does not consume: a crash before delivery re-delivers.
+    assert store.pending_messages("alice") == pending
+    store.delete_messages([first])
+    assert [m.id for m in store.pending_messages("alice")] == [second]
+    store.delete_messages([second, second, 12345])  # already-gone ids are ignored
+    assert store.pending_messages("alice") == []
+    assert [m.text for m in store.pending_messages("bob")] == ["for bob"]
+
+
+def test_message_ids_are_never_reused(store: Store) -> None:
+    store.create_account(alice())
+    old = store.add_message("alice", "x", 1.0, "a")
+    store.delete_messages([old])
+    assert store.add_message("alice", "x", 2.0, "b") > old
+
+
+def test_deleting_an_account_deletes_its_messages(store: Store) -> None:
+    store.create_account(alice())
+    store.add_message("alice", "x", 1.0, "a")
+    store.delete_account("ALICE")
+    assert store.get_account("alice") is None
+    store.create_account(alice())
+    assert store.pending_messages("alice") == []
+
+
+# --- migrations and files ---
+
+
+def test_migrates_an_empty_file_and_reopens_idempotently(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "dir" / "fibsd.db"  # directories are created
+    with Store(path) as first:
+        assert first.schema_version() == SCHEMA_VERSION
+        first.create_account(alice())
+    with Store(path) as again:
+        assert again.schema_version() == SCHEMA_VERSION
+        assert again.get_account("alice") == alice()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert {"accounts", "messages"} <= tables
+
+
+def test_adding_a_migration_is_one_more_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "fibsd.db"
+    Store(path).close()
+    extra = "CREATE TABLE saved_matches (id INTEGER PRIMARY KEY, data TEXT NOT NULL);"
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, extra))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with Store(path) as upgraded:
+        assert upgraded.schema_version() == SCHEMA_VERSION + 1
+        with upgraded._write() as db:  # noqa: SLF001
+            db.execute("INSERT INTO saved_matches (data) VALUES ('x')")
+
+
+def test_a_failing_migration_leaves_the_file_at_the_old_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "fibsd.db"
+    Store(path).close()
+    broken = "CREATE TABLE half (id INTEGER); THIS IS NOT SQL;"
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, broken))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with pytest.raises(StoreError):
+        Store(path)
+    monkeypatch.undo()
+    with Store(path) as reopened:
+        assert reopened.schema_version() == SCHEMA_VERSION
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT name FROM sqlite_master WHERE name='half'").fetchone() is None
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fibsd.db"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    with pytest.raises(StoreError, match="newer than this fibsd"):
+        Store(path)
+
+
+def test_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fibsd.db"
+    path.write_bytes(b"this is not an SQLite file" * 200)
+    with pytest.raises(StoreError, match="not a database") as caught:
+        Store(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_damaged_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fibsd.db"
+    with Store(path) as store:
+        for i in range(200):  # enough rows for the accounts table to span several pages
+            store.create_account(alice(name=f"user_{chr(97 + i // 26)}{chr(97 + i % 26)}"))
+    # Scribble over the middle of the accounts table's pages (not the header).
+    data = bytearray(path.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    assert len(data) >= 3 * page_size
+    for offset in range(page_size + 8, 3 * page_size, 7):
+        data[offset] = 0xA5
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError):
+        Store(path)
+
+
+def test_threads_can_share_one_store(tmp_path: Path) -> None:
+    with Store(tmp_path / "fibsd.db") as store:
+        store.create_account(alice())
+
+        def send(sender: str) -> None:
+            for i in range(20):
+                store.add_message("alice", sender, float(i), f"{sender} {i}")
+
+        threads = [threading.Thread(target=send, args=(name,)) for name in "abcd"]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        messages = store.pending_messages("alice")
+    assert len(messages) == 80
+    assert [m.id for m in messages] == sorted(m.id for m in messages)
+    for sender in "abcd":
+        assert [m.text for m in messages if m.sender == sender] == [
+            f"{sender} {i}" for i in range(20)
+        ]
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys, time
+    from fibsd.accounts import Account
+    from fibsd.store import Store
+    store = Store(sys.argv[1])
+    store.create_account(Account.new("Alice", "h", created_at=1.0))
+    store.create_account(Account.new("Bob", "h", created_at=1.0))
+    store.add_message("alice", "Bob", 2.0, "acknowledged")
+    store.update_rating("bob", 1502.5, 1)
+    print("ACK", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_acknowledged_writes_survive_kill_9(tmp_path: Path) -> None:
+    path = tmp_path / "fibsd.db"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "ACK\n"
+        os.kill(writer.pid, signal.SIGKILL)  # no close(), no checkpoint: only the WAL
+    finally:
+        writer.kill()
+        writer.wait(timeout=30)
+        if writer.stdout is not None:
+            writer.stdout.close()
+    assert writer.returncode == -signal.SIGKILL
+    with Store(path) as store:
+        assert [m.text for m in store.pending_messages("ALICE")] == ["acknowledged"]
+        bob = store.get_account("bob")
+        assert bob is not None and (bob.rating, bob.experience) == (1502.5, 1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
