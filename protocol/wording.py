@@ -369,10 +369,27 @@ class Text(enum.Enum):
 
 
     # --- commands, their errors and listings (owned by protocol.commands/listings) ---
-    # Parse errors (protocol.commands). Refusals the sibling section already words
-    # (INVITE_WHO, TELL_WHOM, MESSAGE_USAGE, WATCH_WHO, LOOK_AT_WHO, OLDBOARD_USAGE,
-    # OLDMOVES_USAGE, RESIGN_USAGE, MOVE_LEGAL_WORDS, MATCH_TOO_LONG, NAME_*) are reused.
+    # Parse errors (protocol.commands): what FIBS answers a malformed line. The session
+    # also sends some of them (MATCH_TOO_LONG, NAME_*), hence the neutral names.
     UNKNOWN_COMMAND = "** Unknown command: '{word}'"
+    NAME_INVALID_CHARACTERS = (
+        "** Your name may only contain letters and the underscore character _ ."
+    )
+    NAME_TOO_LONG = "** Please use a name with at most 20 characters."
+    TELL_WHOM = "** Tell whom?"
+    TELL_WHAT = "** Tell {name} what?"
+    MESSAGE_USAGE = "** usage: message <user> <text>"
+    INVITE_WHO = "** invite who?"
+    INVITE_BAD_LENGTH = (
+        "** The second argument to 'invite' has to be a number or the word 'unlimited'"
+    )
+    MATCH_TOO_LONG = "** You can't play a {length} point match."
+    WATCH_WHO = "** Watch who?"
+    LOOK_AT_WHO = "** Look at who?"
+    OLDBOARD_USAGE = "** usage: oldboard <name>"
+    OLDMOVES_USAGE = "** usage: oldmoves <name>"
+    MOVE_LEGAL_WORDS = "** {ordinal} move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'."
+    RESIGN_USAGE = "** Type 'n' (normal), 'g' (gammon) or 'b' (backgammon) after resign."
     WHOIS_WHO = "** please give a name as an argument."
     ADDRESS_MISSING = "** You didn't give your address."
     PASSWORD_USAGE = "** usage: password <old password>:<new password>:<new password>"
