@@ -327,13 +327,17 @@ def load_motd(path: Path) -> tuple[str, ...]:
 
     Clients end the MOTD at a line starting with `4` (and start it at `3`), so such lines
     are indented by one space; non-ASCII becomes `?` (FIBS is 7-bit) and trailing
-    whitespace goes (some clients anchor on `$`). Other read errors propagate: an
-    unreadable MOTD the operator asked for is worth a start-up failure.
+    whitespace goes (some clients anchor on `$`). Any other read error is a `ConfigError`
+    naming `motd_file`: an unreadable MOTD the operator asked for stops start-up.
     """
     try:
         text = path.read_bytes().decode("ascii", errors="replace").replace("\ufffd", "?")
     except FileNotFoundError:
         return BUILTIN_MOTD
+    except OSError as error:
+        raise ConfigError(
+            f"setting 'motd_file': cannot read {str(path)!r}: {error.strerror}", "motd_file"
+        ) from None
     lines = []
     for line in text.splitlines():
         line = line.replace("\t", "        ").rstrip()

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final, TypeAlias
+from typing import Final, Self, TypeAlias
 
 import attrs
 
@@ -156,22 +156,25 @@ class Store:
         self, path: str | Path, *, busy_timeout_seconds: float = BUSY_TIMEOUT_SECONDS
     ) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        # isolation_level=None: no implicit transactions; every write below opens its own
-        # with BEGIN IMMEDIATE, so it takes the write lock up front and cannot deadlock
-        # upgrading a read lock.
-        self._db = sqlite3.connect(
-            self.path,
-            timeout=busy_timeout_seconds,
-            isolation_level=None,
-            check_same_thread=False,  # used from trio's worker threads, under self._lock
-        )
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: no implicit transactions; every write below opens its
+            # own with BEGIN IMMEDIATE, so it takes the write lock up front and cannot
+            # deadlock upgrading a read lock.
+            self._db = sqlite3.connect(
+                self.path,
+                timeout=busy_timeout_seconds,
+                isolation_level=None,
+                check_same_thread=False,  # used from trio's worker threads, under _lock
+            )
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"database {self.path}: cannot open: {error}") from None
         self._db.row_factory = sqlite3.Row
         try:
             self._open()
-        except sqlite3.DatabaseError as error:
+        except sqlite3.Error as error:
             self._db.close()
             raise StoreError(f"database {self.path}: {error}") from None
         except BaseException:
@@ -363,7 +366,7 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -101,9 +101,10 @@ def test_bad_email(address: str) -> None:
 # Real FIBS own-info line of a fresh account (2008 capture) and the §3.2 field order.
 CAPTURE_2008 = "2 wxpygammon 1 1 0 0 0 0 1 1 0 0 0 0 1 1500.00 0 0 0 1 0 UTC"
 OWN_INFO_FIELDS = (
-    "clip name allowpip autoboard autodouble automove away bell crawford double experience"
-    " greedy moreboards moves notify rating ratings ready redoubles report silent timezone"
-).split()
+    *("clip", "name", "allowpip", "autoboard", "autodouble", "automove", "away", "bell"),
+    *("crawford", "double", "experience", "greedy", "moreboards", "moves", "notify"),
+    *("rating", "ratings", "ready", "redoubles", "report", "silent", "timezone"),
+)
 
 
 def test_new_account_matches_the_2008_capture() -> None:

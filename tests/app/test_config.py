@@ -194,3 +194,8 @@ def test_motd_lines_are_made_safe(tmp_path: Path) -> None:
     path = tmp_path / "motd.txt"
     path.write_bytes("4 players online  \n3rd line\nnaïve\ttab\r\n".encode())
     assert load_motd(path) == (" 4 players online", " 3rd line", "na??ve        tab")
+
+
+def test_unreadable_motd_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"^setting 'motd_file': cannot read "):
+        load_motd(tmp_path)  # a directory

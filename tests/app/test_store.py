@@ -139,7 +139,7 @@ def test_updates_of_a_missing_account_raise(
 
 def test_damaged_settings_columns_read_as_defaults(store: Store) -> None:
     store.create_account(alice(toggles=Toggles(bell=True)))
-    with store._write() as db:  # noqa: SLF001 - simulate on-disk damage
+    with store._write() as db:  # simulate on-disk damage
         db.execute("UPDATE accounts SET toggles = 'not json', variables = '[1]'")
     account = store.get_account("alice")
     assert account is not None
@@ -212,7 +212,7 @@ def test_adding_a_migration_is_one_more_entry(
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with Store(path) as upgraded:
         assert upgraded.schema_version() == SCHEMA_VERSION + 1
-        with upgraded._write() as db:  # noqa: SLF001
+        with upgraded._write() as db:
             db.execute("INSERT INTO saved_matches (data) VALUES ('x')")
 
 
@@ -327,3 +327,28 @@ def test_acknowledged_writes_survive_kill_9(tmp_path: Path) -> None:
         assert bob is not None and (bob.rating, bob.experience) == (1502.5, 1)
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+def test_unopenable_path_is_a_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match="cannot open"):
+        Store(blocker / "fibsd.db")  # its "directory" is a file
+
+
+def test_these_modules_import_neither_trio_nor_protocol() -> None:
+    # The server wraps them in threads; they must stay usable without trio (architecture).
+    code = (
+        "import sys, fibsd.config, fibsd.passwords, fibsd.accounts, fibsd.store\n"
+        "bad = [m for m in sys.modules if m == 'trio' or m.split('.')[0] == 'protocol']\n"
+        "assert not bad, bad\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 0, result.stderr
