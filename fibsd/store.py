@@ -181,6 +181,11 @@ class Store:
             self._db.close()
             raise
 
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        """Open (creating and migrating as needed) the database at `path`; same as Store(path)."""
+        return cls(path)
+
     def _open(self) -> None:
         db = self._db
         check = [row[0] for row in db.execute("PRAGMA quick_check")]

@@ -193,7 +193,7 @@ def test_migrates_an_empty_file_and_reopens_idempotently(tmp_path: Path) -> None
     with Store(path) as first:
         assert first.schema_version() == SCHEMA_VERSION
         first.create_account(alice())
-    with Store(path) as again:
+    with Store.open(path) as again:
         assert again.schema_version() == SCHEMA_VERSION
         assert again.get_account("alice") == alice()
     with sqlite3.connect(path) as db:
