@@ -367,6 +367,19 @@ class Text(enum.Enum):
     REDOUBLE_NOT_ALLOWED = "** You are not allowed to redouble."
     REDOUBLE_WRONG_WORD = "** This redouble is not a {word}. Please type '{expected}' or 'redouble'."
 
+    # Pieces of the ASCII boards of boardstyle 1 and 2 (§4.6): parts of lines, not lines
+    # (see LINE_FRAGMENTS); protocol.ascii_board assembles them.
+    BOARD_BORDER_LABEL = "{colour}: {name} - score: {score}"
+    BOARD_BAR_COLUMN = "BAR"
+    BOARD_MATCH_LENGTH = "{length}-point match"
+    BOARD_UNLIMITED_MATCH = "unlimited match"
+    BOARD_NO_REDOUBLES = "No redoubles"
+    BOARD_REDOUBLES = "{n} redoubles"
+    BOARD_COUNTS = "BAR: O-{o_bar} X-{x_bar}   OFF: O-{o_off} X-{x_off}   Cube: {cube}"
+    BOARD_CUBE_OWNER = " (owned by {name})"
+    BOARD_ROLLED = "{name} rolled {die1} {die2}."
+    BOARD_TURN = "turn: {name}"
+
 
     # --- commands, their errors and listings (owned by protocol.commands/listings) ---
     # Parse errors (protocol.commands): what FIBS answers a malformed line. The session
@@ -594,6 +607,23 @@ class Text(enum.Enum):
 # --- the mechanism: rendering, and the reverse direction derived from the same templates ---
 
 
+# Members that are parts of a line (the ASCII board's pieces), not lines of their own.
+LINE_FRAGMENTS: Final = frozenset(
+    {
+        Text.BOARD_BORDER_LABEL,
+        Text.BOARD_BAR_COLUMN,
+        Text.BOARD_MATCH_LENGTH,
+        Text.BOARD_UNLIMITED_MATCH,
+        Text.BOARD_NO_REDOUBLES,
+        Text.BOARD_REDOUBLES,
+        Text.BOARD_COUNTS,
+        Text.BOARD_CUBE_OWNER,
+        Text.BOARD_ROLLED,
+        Text.BOARD_TURN,
+    }
+)
+
+
 class FieldKind(enum.Enum):
     """What a template field may contain; decides the regex used to recognise it."""
 
@@ -621,7 +651,7 @@ FIELD_KINDS: Final[Mapping[str, FieldKind]] = {
         (
             "n", "length", "score", "opponent_score", "cube", "die", "opponent_die", "die1",
             "die2", "pips", "opponent_pips", "seconds", "experience", "opponent_experience",
-            "count",
+            "count", "o_bar", "x_bar", "o_off", "x_off",
         ),
         FieldKind.NUMBER,
     ),
@@ -798,6 +828,8 @@ def _index_key(text: Text) -> tuple[str, ...]:
 def _index() -> Mapping[tuple[str, ...], tuple[Text, ...]]:
     buckets: dict[tuple[str, ...], list[Text]] = {}
     for text in Text:
+        if text in LINE_FRAGMENTS:
+            continue  # never a whole line
         buckets.setdefault(_index_key(text), []).append(text)
     return {key: tuple(texts) for key, texts in buckets.items()}
 
