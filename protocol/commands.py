@@ -1,0 +1,1118 @@
+"""Client commands: one input line to one typed value, and back to a canonical line.
+
+Owns FIBS's command syntax (fibs-protocol.md §1, §2, §5): the login-prompt lines
+(`login CLIENT VERSION NAME PASSWORD`, `connect NAME PASSWORD`, `guest`, a bare telnet
+name) and every command verb, matched case-insensitively, by any unique prefix and by
+FIBS's special short forms (`b`, `k`, `m`, `r`, `s`, `t`, `w`, `wh`, `i`, `to`, `res`,
+`o`), plus the bare move list (`8-5 6-5`). Arguments are validated as far as the line
+alone allows; a refusal raises `CommandError` carrying FIBS's exact answer.
+
+It does not know who is online or what state a game is in: names are kept as typed (the
+server completes prefixes and answers `** There is no one called NAME`), and a move list
+is only checked for its words, not for legality.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Mapping
+from typing import Final, TypeAlias, assert_never
+
+import attrs
+
+from protocol.errors import CommandError, LoginRejected
+from protocol.listings import (
+    SET_VARIABLES,
+    SORTWHO_VALUES,
+    TOGGLE_ALIASES,
+    TOGGLE_NAMES,
+)
+from protocol.wording import Text, render
+
+MAX_NAME_LENGTH: Final = 20  # §2.6
+MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
+MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
+MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
+MAX_RATINGS_RANGE: Final = 100  # `** range currently limited to 100.`
+
+_NAME = re.compile(r"[A-Za-z_]+")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def is_valid_name(name: str) -> bool:
+    """True for a possible FIBS user name: ASCII letters and `_`, at most 20 (§2.6)."""
+    return len(name) <= MAX_NAME_LENGTH and _NAME.fullmatch(name) is not None
+
+
+def check_new_name(name: str) -> None:
+    """Refuse `name` as a new account name with FIBS's words (guest registration, §2.5).
+
+    `name` is not checked at parse time because a logged-in user typing `name x` must get
+    the session's `** You're not supposed to change your name.` whatever x is.
+    """
+    if _NAME.fullmatch(name) is None:
+        raise CommandError(Text.NAME_INVALID_CHARACTERS.value)
+    if len(name) > MAX_NAME_LENGTH:
+        raise CommandError(Text.NAME_TOO_LONG.value)
+
+
+# --- values -------------------------------------------------------------------------
+
+
+class Place(enum.Enum):
+    """The two move ends that are not points. FIBS spells them `bar` and `off`."""
+
+    BAR = "bar"
+    OFF = "off"
+
+
+BAR: Final = Place.BAR
+OFF: Final = Place.OFF
+MovePoint: TypeAlias = int | Place
+"""A point 1..24 (FIBS's absolute numbering, §4.2) or BAR or OFF."""
+
+
+class ResignKind(enum.Enum):
+    """What a resignation offers; the value is the multiple of the cube."""
+
+    NORMAL = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+class WhoKind(enum.Enum):
+    """The selector of `who`/`rawwho` (§5.4); the values are the FIBS words."""
+
+    ALL = ""
+    READY = "ready"
+    PLAYING = "playing"
+    AWAY = "away"
+    COUNT = "count"
+    NAME = "name"  # `who NAME`: the argument is a user name
+    FROM = "from"  # `who from SITE`: the argument is a host fragment
+
+
+class ShowWhat(enum.Enum):
+    """What `show` shows (§5.4)."""
+
+    GAMES = "games"
+    SAVED = "saved"
+    SAVEDCOUNT = "savedcount"
+    WATCHERS = "watchers"
+    MAX = "max"
+
+
+# --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
+
+
+@attrs.frozen
+class Login:
+    """`login CLIENT VERSION NAME PASSWORD`: a CLIP login."""
+
+    client: str
+    version: str  # kept as sent: any value means CLIP mode (see `clip_version`)
+    name: str
+    password: str = attrs.field(repr=False)
+
+    @property
+    def clip_version(self) -> int:
+        """The CLIP version as a number (1008 if it is not one); 1009 adds CLIP 20."""
+        if _DIGITS.fullmatch(self.version) and len(self.version) < 10:
+            return int(self.version)
+        return 1008
+
+
+@attrs.frozen
+class Connect:
+    """`connect NAME PASSWORD`: TinyMUD-style autologin, telnet output without prompts."""
+
+    name: str
+    password: str = attrs.field(repr=False)
+
+
+@attrs.frozen
+class Guest:
+    """`guest`: log in to register a new account."""
+
+
+@attrs.frozen
+class TelnetLogin:
+    """A bare name at `login: `; the password prompt follows."""
+
+    name: str
+
+
+LoginLine: TypeAlias = Login | Connect | Guest | TelnetLogin
+
+
+# --- commands (§2, §5) --------------------------------------------------------------
+
+
+@attrs.frozen
+class Blank:
+    """An empty line: nothing to do (a telnet user pressed Enter)."""
+
+
+@attrs.frozen
+class Name:
+    """`name NAME`: a guest chooses an account name. Checked by `check_new_name`."""
+
+    name: str
+
+
+@attrs.frozen
+class Who:
+    kind: WhoKind = WhoKind.ALL
+    argument: str | None = None  # the name for NAME, the site for FROM
+
+
+@attrs.frozen
+class RawWho:
+    kind: WhoKind = WhoKind.ALL
+    argument: str | None = None
+
+
+@attrs.frozen
+class Whois:
+    name: str
+
+
+@attrs.frozen
+class Where:
+    name: str | None = None
+
+
+@attrs.frozen
+class Tell:
+    """`tell NAME TEXT` (also `tellx`, GammonBot's spelling)."""
+
+    name: str
+    text: str
+
+
+@attrs.frozen
+class Shout:
+    text: str
+
+
+@attrs.frozen
+class Say:
+    text: str
+
+
+@attrs.frozen
+class Kibitz:
+    text: str
+
+
+@attrs.frozen
+class Whisper:
+    text: str
+
+
+@attrs.frozen
+class Message:
+    name: str
+    text: str
+
+
+@attrs.frozen
+class Waitfor:
+    names: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Gag:
+    name: str | None = None
+
+
+@attrs.frozen
+class Blind:
+    name: str | None = None
+
+
+@attrs.frozen
+class Away:
+    text: str | None = None  # None: list who is away
+
+
+@attrs.frozen
+class Back:
+    pass
+
+
+@attrs.frozen
+class Invite:
+    """`invite NAME [N|unlimited]`; no length means "resume our saved match"."""
+
+    name: str
+    length: int | None = None
+    unlimited: bool = False
+
+
+@attrs.frozen
+class Join:
+    name: str | None = None  # None: continue with the next game of the running match
+
+
+@attrs.frozen
+class Watch:
+    name: str
+
+
+@attrs.frozen
+class Unwatch:
+    pass
+
+
+@attrs.frozen
+class Look:
+    name: str
+
+
+@attrs.frozen
+class Oldboard:
+    name: str
+
+
+@attrs.frozen
+class Oldmoves:
+    name: str
+
+
+@attrs.frozen
+class Toggle:
+    """`toggle [NAME ...]`: canonical toggle names; none means "list them"."""
+
+    names: tuple[str, ...] = ()
+
+
+SetValue: TypeAlias = int | str
+"""boardstyle/linelength/pagelength: int; redoubles: `Redoubles`; sortwho, timezone: str."""
+
+
+@attrs.frozen
+class Set:
+    """`set [VARIABLE [VALUE]]`, VARIABLE canonical, VALUE validated and normalised."""
+
+    variable: str | None = None
+    value: SetValue | None = None
+
+
+@attrs.frozen
+class Address:
+    email: str
+
+
+@attrs.frozen
+class Password:
+    """`password OLD:NEW:NEW`."""
+
+    old: str = attrs.field(repr=False)
+    new: str = attrs.field(repr=False)
+    repeat: str = attrs.field(repr=False)
+
+
+@attrs.frozen
+class Save:
+    pass
+
+
+@attrs.frozen
+class Show:
+    what: ShowWhat
+    name: str | None = None  # `show savedcount NAME`
+
+
+@attrs.frozen
+class Ratings:
+    """`ratings [NAME] [from N] [to M]`; start/end as given (the server fills defaults)."""
+
+    name: str | None = None
+    start: int | None = None
+    end: int | None = None
+
+
+@attrs.frozen
+class Last:
+    pass
+
+
+@attrs.frozen
+class Time:
+    zone: str | None = None
+
+
+@attrs.frozen
+class Date:
+    zone: str | None = None
+
+
+@attrs.frozen
+class Motd:
+    pass
+
+
+@attrs.frozen
+class About:
+    pass
+
+
+@attrs.frozen
+class Average:
+    pass
+
+
+@attrs.frozen
+class Dicetest:
+    pass
+
+
+@attrs.frozen
+class Version:
+    pass
+
+
+@attrs.frozen
+class Stat:
+    pass
+
+
+@attrs.frozen
+class Help:
+    topic: str | None = None
+
+
+@attrs.frozen
+class Clear:
+    pass
+
+
+@attrs.frozen
+class Erase:
+    pass
+
+
+@attrs.frozen
+class Shutdown:
+    pass
+
+
+@attrs.frozen
+class Port:
+    pass
+
+
+@attrs.frozen
+class Roll:
+    pass
+
+
+@attrs.frozen
+class Move:
+    """`move FROM-TO ...` or a bare move list: up to four (from, to) pairs."""
+
+    moves: tuple[tuple[MovePoint, MovePoint], ...] = ()
+
+
+@attrs.frozen
+class Off:
+    pass
+
+
+@attrs.frozen
+class Board:
+    pass
+
+
+@attrs.frozen
+class Pip:
+    pass
+
+
+@attrs.frozen
+class Double:
+    pass
+
+
+@attrs.frozen
+class Redouble:
+    pass
+
+
+@attrs.frozen
+class Beaver:
+    pass
+
+
+@attrs.frozen
+class Raccoon:
+    pass
+
+
+@attrs.frozen
+class Otter:
+    pass
+
+
+@attrs.frozen
+class Accept:
+    pass
+
+
+@attrs.frozen
+class Reject:
+    pass
+
+
+@attrs.frozen
+class Resign:
+    kind: ResignKind
+
+
+@attrs.frozen
+class Leave:
+    pass
+
+
+@attrs.frozen
+class Panic:
+    pass
+
+
+@attrs.frozen
+class Bye:
+    """`bye` and its aliases adios, ciao, end, exit, logout, quit, tschoe (§2.4)."""
+
+
+@attrs.frozen
+class Wave:
+    pass
+
+
+@attrs.frozen
+class RepeatLast:
+    """`!!`: the server repeats the previous command (not a chat command, §1)."""
+
+
+Command: TypeAlias = (
+    Blank | Name | Who | RawWho | Whois | Where | Tell | Shout | Say | Kibitz | Whisper
+    | Message | Waitfor | Gag | Blind | Away | Back | Invite | Join | Watch | Unwatch | Look
+    | Oldboard | Oldmoves | Toggle | Set | Address | Password | Save | Show | Ratings | Last
+    | Time | Date | Motd | About | Average | Dicetest | Version | Stat | Help | Clear | Erase
+    | Shutdown | Port | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
+    | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
+)
+
+# Chat commands `!!` does not repeat (§1).
+NOT_REPEATABLE: Final = (Shout, Tell, Say, Kibitz, Whisper)
+
+
+# --- parsing ------------------------------------------------------------------------
+
+_FIRST_WORD = re.compile(r"(\S+)\s*(.*)", re.DOTALL)
+
+
+def _split(text: str) -> tuple[str, str]:
+    """The first word and the rest (internal spacing of the rest kept verbatim)."""
+    found = _FIRST_WORD.fullmatch(text)
+    return (found[1], found[2]) if found else ("", "")
+
+
+def _first(rest: str) -> str | None:
+    words = rest.split()
+    return words[0] if words else None
+
+
+def parse_login_line(line: str) -> LoginLine:
+    """A line typed at the `login: ` prompt; `LoginRejected` if it cannot log in.
+
+    FIBS answers a rejected line only with a new prompt (§2.2), so the error has no text.
+    """
+    words = line.split()
+    if not words:
+        raise LoginRejected("empty line")
+    verb = words[0].lower()
+    if verb == "login":
+        if len(words) != 5:
+            raise LoginRejected("login takes exactly 4 arguments")
+        _, client, version, name, password = words
+        if len(client) > MAX_CLIENT_NAME_LENGTH:
+            raise LoginRejected("client name longer than 20 characters")
+        if not is_valid_name(name):
+            raise LoginRejected("not a possible user name")
+        return Login(client, version, name, password)
+    if verb == "connect":
+        if len(words) != 3 or not is_valid_name(words[1]):
+            raise LoginRejected("usage: connect NAME PASSWORD")
+        return Connect(words[1], words[2])
+    if len(words) == 1:
+        if verb == "guest":
+            return Guest()
+        if is_valid_name(words[0]):
+            return TelnetLogin(words[0])
+        raise LoginRejected("not a possible user name")
+    raise LoginRejected("not a login line")
+
+
+def _ordinal(index: int) -> str:
+    return ("first", "second", "third", "fourth")[index]
+
+
+def _point(word: str, move_index: int) -> MovePoint:
+    lower = word.lower()
+    if lower in ("bar", "b"):
+        return BAR
+    if lower in ("off", "o", "home", "h"):
+        return OFF
+    if _DIGITS.fullmatch(word) and len(word) <= 3 and 1 <= int(word) <= 24:
+        return int(word)
+    raise CommandError(render(Text.MOVE_LEGAL_WORDS, ordinal=_ordinal(move_index)))
+
+
+def _parse_moves(text: str) -> Move:
+    # `-` and blanks separate alike: `bar-5 bar 5 bar - 5 bar -5` is four moves (§5.5).
+    words = re.findall(r"[^\s-]+", text)
+    if len(words) > 2 * MAX_MOVES:
+        raise CommandError(render(Text.TOO_MANY_MOVES, n=MAX_MOVES))
+    points = [_point(word, index // 2) for index, word in enumerate(words)]
+    if len(points) % 2:
+        # A move without its destination: FIBS's only word for a malformed move.
+        raise CommandError(render(Text.MOVE_LEGAL_WORDS, ordinal=_ordinal(len(points) // 2)))
+    return Move(tuple(zip(points[::2], points[1::2], strict=True)))
+
+
+# A line is a bare move list if its first word starts with a digit, is `bar`, or is a
+# point word directly followed by `-` (`b-3`, `bar-22`); `b 22` stays `board` (§5.5).
+_BARE_MOVE = re.compile(r"[0-9]|(?:bar|b|off|o|home|h)-|bar\Z", re.IGNORECASE)
+
+
+def _who(kind_cls: type[Who] | type[RawWho], rest: str) -> Who | RawWho:
+    words = rest.split()
+    if not words:
+        return kind_cls()
+    keyword = words[0].lower()
+    if keyword in ("ready", "playing", "away", "count"):
+        return kind_cls(WhoKind(keyword))
+    if keyword == "from" and len(words) > 1:
+        return kind_cls(WhoKind.FROM, words[1])
+    return kind_cls(WhoKind.NAME, words[0])
+
+
+def _parse_who(rest: str) -> Command:
+    return _who(Who, rest)
+
+
+def _parse_rawwho(rest: str) -> Command:
+    return _who(RawWho, rest)
+
+
+def _parse_whois(rest: str) -> Command:
+    name = _first(rest)
+    if name is None:
+        raise CommandError(Text.WHOIS_WHO.value)
+    return Whois(name)
+
+
+def _parse_tell(rest: str) -> Command:
+    name, text = _split(rest)
+    if not name:
+        raise CommandError(Text.TELL_WHOM.value)
+    if not text:
+        raise CommandError(render(Text.TELL_WHAT, name=name))
+    return Tell(name, text)
+
+
+def _parse_message(rest: str) -> Command:
+    name, text = _split(rest)
+    if not name or not text:
+        raise CommandError(Text.MESSAGE_USAGE.value)
+    return Message(name, text)
+
+
+def _parse_invite(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        raise CommandError(Text.INVITE_WHO.value)
+    if len(words) == 1:
+        return Invite(words[0])
+    length = words[1]
+    if length.lower() == "unlimited":
+        return Invite(words[0], unlimited=True)
+    if not _DIGITS.fullmatch(length):
+        raise CommandError(Text.INVITE_BAD_LENGTH.value)
+    # Compare digits before converting: int() of a huge string is slow or refused.
+    digits = length.lstrip("0") or "0"
+    if len(digits) > 2 or not 1 <= int(digits) <= MAX_MATCH_LENGTH:
+        raise CommandError(render(Text.MATCH_TOO_LONG, length=digits))
+    return Invite(words[0], int(digits))
+
+
+def _required_name(text: Text, factory: Callable[[str], Command]) -> Callable[[str], Command]:
+    def parse(rest: str) -> Command:
+        name = _first(rest)
+        if name is None:
+            raise CommandError(text.value)
+        return factory(name)
+
+    return parse
+
+
+def _unique_prefix(word: str, choices: tuple[str, ...]) -> str | None:
+    """`word` itself if it is a choice, else the only choice it begins, else None."""
+    if word in choices:
+        return word
+    found = [choice for choice in choices if choice.startswith(word)]
+    return found[0] if len(found) == 1 else None
+
+
+def _parse_toggle(rest: str) -> Command:
+    names: list[str] = []
+    for word in rest.split():
+        lower = word.lower()
+        name = TOGGLE_ALIASES.get(lower) or _unique_prefix(lower, TOGGLE_NAMES)
+        if name is None:
+            raise CommandError(render(Text.TOGGLE_UNKNOWN, word=word))
+        names.append(name)
+    return Toggle(tuple(names))
+
+
+def _set_number(word: str) -> int | None:
+    if re.fullmatch(r"[+-]?[0-9]+", word) is None:
+        return None
+    sign = -1 if word.startswith("-") else 1
+    digits = word.lstrip("+-").lstrip("0") or "0"
+    return sign * int(digits) if len(digits) <= 6 else sign * 10**6
+
+
+def _set_value(variable: str, word: str) -> SetValue:
+    match variable:
+        case "boardstyle":
+            number = _set_number(word)
+            if number is None or not 1 <= number <= 3:
+                raise CommandError(Text.SET_BOARDSTYLE_RANGE.value)
+            return number
+        case "linelength" | "pagelength":
+            number = _set_number(word)
+            if number is None:  # FIBS quirk (§5.3): a non-number sets 0
+                return 0
+            if not 0 <= number <= 999:
+                raise CommandError(render(Text.SET_LENGTH_RANGE, variable=variable))
+            return number
+        case "redoubles":
+            lower = word.lower()
+            if lower == "none":
+                return 0
+            if lower == "unlimited":
+                return "unlimited"
+            number = _set_number(word)
+            if number is None or not 0 <= number <= 99:
+                raise CommandError(Text.SET_REDOUBLES_RANGE.value)
+            return number
+        case "sortwho":
+            if word.lower() not in SORTWHO_VALUES:
+                raise CommandError(render(Text.SET_SORTWHO_UNKNOWN, word=word))
+            return word.lower()
+        case _:  # timezone: only the server knows the zone database
+            return word
+
+
+def _parse_set(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        return Set()
+    variable = _unique_prefix(words[0].lower(), SET_VARIABLES)
+    if variable is None:
+        raise CommandError(Text.SET_UNKNOWN.value)
+    if len(words) == 1:
+        return Set(variable)
+    return Set(variable, _set_value(variable, words[1]))
+
+
+def _parse_password(rest: str) -> Command:
+    parts = rest.split(":")
+    if not rest or len(parts) != 3:
+        raise CommandError(Text.PASSWORD_USAGE.value, Text.PASSWORD_USAGE_NOTE.value)
+    return Password(*parts)
+
+
+def _parse_show(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        raise CommandError(Text.SHOW_WHAT.value)
+    found = _unique_prefix(words[0].lower(), tuple(what.value for what in ShowWhat))
+    if found is None:
+        raise CommandError(render(Text.SHOW_UNKNOWN, word=words[0]))
+    what = ShowWhat(found)
+    name = words[1] if what is ShowWhat.SAVEDCOUNT and len(words) > 1 else None
+    return Show(what, name)
+
+
+def _positive(words: list[str], index: int, keyword: str) -> int:
+    word = words[index] if index < len(words) else ""
+    digits = word.lstrip("0")
+    if not _DIGITS.fullmatch(word) or not digits:
+        raise CommandError(render(Text.RATINGS_POSITIVE_NUMBER, word=keyword))
+    return int(digits) if len(digits) <= 9 else 10**9
+
+
+def _parse_ratings(rest: str) -> Command:
+    words = rest.split()
+    name: str | None = None
+    start: int | None = None
+    end: int | None = None
+    index = 0
+    while index < len(words):
+        keyword = words[index].lower()
+        if keyword in ("from", "to"):
+            number = _positive(words, index + 1, keyword)
+            if keyword == "from":
+                start = number
+            else:
+                end = number
+            index += 2
+            continue
+        if name is not None and name != words[index]:
+            raise CommandError(render(Text.RATINGS_ONE_NAME, name=name, opponent=words[index]))
+        name = words[index]
+        index += 1
+    if start is not None and end is not None and start > end:
+        raise CommandError(render(Text.RATINGS_BAD_RANGE, start=start, end=end))
+    if end is not None and end - (start or 1) + 1 > MAX_RATINGS_RANGE:
+        raise CommandError(Text.RATINGS_RANGE_LIMIT.value)
+    return Ratings(name, start, end)
+
+
+def _parse_resign(rest: str) -> Command:
+    word = (_first(rest) or "").lower()
+    for kind in ResignKind:
+        if word and kind.word.startswith(word):
+            return Resign(kind)
+    raise CommandError(Text.RESIGN_USAGE.value)
+
+
+def _parse_last(rest: str) -> Command:
+    if rest:
+        raise CommandError(Text.LAST_USE_WHOIS.value)
+    return Last()
+
+
+def _no_arguments(factory: Callable[[], Command]) -> Callable[[str], Command]:
+    # FIBS ignores extra words after commands that take none.
+    return lambda rest: factory()
+
+
+def _optional_word(factory: Callable[[str | None], Command]) -> Callable[[str], Command]:
+    return lambda rest: factory(_first(rest))
+
+
+_bye = _no_arguments(Bye)
+_help = _optional_word(Help)
+_clear = _no_arguments(Clear)
+_tell = _parse_tell
+
+# Every verb FIBS knows (§2.4, §5). Aliases share their parser, so that a prefix shared
+# only by aliases of one command (`cl` = clear/cls) is not ambiguous.
+_VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
+    "!!": _no_arguments(RepeatLast),
+    "about": _no_arguments(About),
+    "accept": _no_arguments(Accept),
+    "address": _required_name(Text.ADDRESS_MISSING, Address),
+    "adios": _bye,
+    "average": _no_arguments(Average),
+    "away": lambda rest: Away(rest or None),
+    "back": _no_arguments(Back),
+    "beaver": _no_arguments(Beaver),
+    "blind": _optional_word(Blind),
+    "board": _no_arguments(Board),
+    "bye": _bye,
+    "ciao": _bye,
+    "clear": _clear,
+    "cls": _clear,
+    "date": _optional_word(Date),
+    "dicetest": _no_arguments(Dicetest),
+    "double": _no_arguments(Double),
+    "end": _bye,
+    "erase": _no_arguments(Erase),
+    "exit": _bye,
+    "gag": _optional_word(Gag),
+    "help": _help,
+    "invite": _parse_invite,
+    "join": _optional_word(Join),
+    "kibitz": Kibitz,
+    "last": _parse_last,
+    "leave": _no_arguments(Leave),
+    "logout": _bye,
+    "look": _required_name(Text.LOOK_AT_WHO, Look),
+    "man": _help,
+    "message": _parse_message,
+    "motd": _no_arguments(Motd),
+    "move": _parse_moves,
+    "name": lambda rest: Name(_first(rest) or ""),
+    "off": _no_arguments(Off),
+    "oldboard": _required_name(Text.OLDBOARD_USAGE, Oldboard),
+    "oldmoves": _required_name(Text.OLDMOVES_USAGE, Oldmoves),
+    "otter": _no_arguments(Otter),
+    "panic": _no_arguments(Panic),
+    "password": _parse_password,
+    "pip": _no_arguments(Pip),
+    "port": _no_arguments(Port),
+    "quit": _bye,
+    "raccoon": _no_arguments(Raccoon),
+    "ratings": _parse_ratings,
+    "rawwho": _parse_rawwho,
+    "redouble": _no_arguments(Redouble),
+    "reject": _no_arguments(Reject),
+    "resign": _parse_resign,
+    "roll": _no_arguments(Roll),
+    "save": _no_arguments(Save),
+    "say": Say,
+    "set": _parse_set,
+    "shout": Shout,
+    "show": _parse_show,
+    "shutdown": _no_arguments(Shutdown),
+    "stat": _no_arguments(Stat),
+    "tell": _tell,
+    "tellx": _tell,
+    "time": _optional_word(Time),
+    "toggle": _parse_toggle,
+    "tschoe": _bye,
+    "unwatch": _no_arguments(Unwatch),
+    "version": _no_arguments(Version),
+    "waitfor": lambda rest: Waitfor(tuple(rest.split())),
+    "watch": _required_name(Text.WATCH_WHO, Watch),
+    "wave": _no_arguments(Wave),
+    "where": _optional_word(Where),
+    "whisper": Whisper,
+    "who": _parse_who,
+    "whois": _parse_whois,
+}
+VERBS: Final[tuple[str, ...]] = tuple(_VERBS)
+
+# FIBS's special abbreviations, stronger than prefix matching (§1, [S-macfibs]).
+SHORT_FORMS: Final[Mapping[str, str]] = {
+    "b": "board",
+    "i": "invite",
+    "k": "kibitz",
+    "m": "move",
+    "o": "off",
+    "r": "roll",
+    "res": "resign",
+    "s": "say",
+    "t": "tell",
+    "to": "toggle",
+    "w": "who",
+    "wh": "whisper",
+}
+
+
+def resolve_verb(word: str) -> str | None:
+    """The canonical verb `word` stands for (exact, short form, unique prefix), or None."""
+    lower = word.lower()
+    if lower in _VERBS:
+        return lower
+    if lower in SHORT_FORMS:
+        return SHORT_FORMS[lower]
+    found = [verb for verb in _VERBS if verb.startswith(lower)]
+    if found and all(_VERBS[verb] is _VERBS[found[0]] for verb in found):
+        return found[0]
+    return None
+
+
+def parse_command(line: str) -> Command:
+    """One line (already framed and cleaned) as a command, or `CommandError`."""
+    text = line.strip()
+    if not text:
+        return Blank()
+    word, rest = _split(text)
+    if _BARE_MOVE.match(word):
+        return _parse_moves(text)
+    verb = resolve_verb(word)
+    if verb is None:
+        raise CommandError(render(Text.UNKNOWN_COMMAND, word=word))
+    return _VERBS[verb](rest)
+
+
+# --- formatting ---------------------------------------------------------------------
+
+
+def _format_point(point: MovePoint) -> str:
+    return point.value if isinstance(point, Place) else str(point)
+
+
+def _join(*words: str | None) -> str:
+    return " ".join(word for word in words if word)
+
+
+def _format_who(verb: str, kind: WhoKind, argument: str | None) -> str:
+    match kind:
+        case WhoKind.ALL:
+            return verb
+        case WhoKind.NAME:
+            return _join(verb, argument)
+        case WhoKind.FROM:
+            return _join(verb, "from", argument)
+        case _:
+            return _join(verb, kind.value)
+
+
+def _format_set_value(variable: str, value: SetValue) -> str:
+    if variable == "redoubles" and value == 0:
+        return "none"
+    return str(value)
+
+
+def format_command(command: Command | LoginLine) -> str:
+    """The canonical line for `command`; parsing it gives an equal value back."""
+    match command:
+        case Login(client, version, name, password):
+            return f"login {client} {version} {name} {password}"
+        case Connect(name, password):
+            return f"connect {name} {password}"
+        case Guest():
+            return "guest"
+        case TelnetLogin(name):
+            return name
+        case Blank():
+            return ""
+        case Name(name):
+            return _join("name", name)
+        case Who(kind, argument):
+            return _format_who("who", kind, argument)
+        case RawWho(kind, argument):
+            return _format_who("rawwho", kind, argument)
+        case Whois(name):
+            return f"whois {name}"
+        case Where(name):
+            return _join("where", name)
+        case Tell(name, text):
+            return f"tell {name} {text}"
+        case Shout(text):
+            return _join("shout", text)
+        case Say(text):
+            return _join("say", text)
+        case Kibitz(text):
+            return _join("kibitz", text)
+        case Whisper(text):
+            return _join("whisper", text)
+        case Message(name, text):
+            return f"message {name} {text}"
+        case Waitfor(names):
+            return _join("waitfor", *names)
+        case Gag(name):
+            return _join("gag", name)
+        case Blind(name):
+            return _join("blind", name)
+        case Away(text):
+            return _join("away", text)
+        case Back():
+            return "back"
+        case Invite(name, length, unlimited):
+            if unlimited:
+                return f"invite {name} unlimited"
+            return _join("invite", name, None if length is None else str(length))
+        case Join(name):
+            return _join("join", name)
+        case Watch(name):
+            return f"watch {name}"
+        case Unwatch():
+            return "unwatch"
+        case Look(name):
+            return f"look {name}"
+        case Oldboard(name):
+            return f"oldboard {name}"
+        case Oldmoves(name):
+            return f"oldmoves {name}"
+        case Toggle(names):
+            return _join("toggle", *names)
+        case Set(variable, value):
+            if variable is None or value is None:
+                return _join("set", variable)
+            return f"set {variable} {_format_set_value(variable, value)}"
+        case Address(email):
+            return f"address {email}"
+        case Password(old, new, repeat):
+            return f"password {old}:{new}:{repeat}"
+        case Save():
+            return "save"
+        case Show(what, name):
+            return _join("show", what.value, name)
+        case Ratings(name, start, end):
+            return _join(
+                "ratings",
+                name,
+                None if start is None else f"from {start}",
+                None if end is None else f"to {end}",
+            )
+        case Last():
+            return "last"
+        case Time(zone):
+            return _join("time", zone)
+        case Date(zone):
+            return _join("date", zone)
+        case Motd():
+            return "motd"
+        case About():
+            return "about"
+        case Average():
+            return "average"
+        case Dicetest():
+            return "dicetest"
+        case Version():
+            return "version"
+        case Stat():
+            return "stat"
+        case Help(topic):
+            return _join("help", topic)
+        case Clear():
+            return "clear"
+        case Erase():
+            return "erase"
+        case Shutdown():
+            return "shutdown"
+        case Port():
+            return "port"
+        case Roll():
+            return "roll"
+        case Move(moves):
+            steps = (f"{_format_point(a)}-{_format_point(b)}" for a, b in moves)
+            return _join("move", *steps)
+        case Off():
+            return "off"
+        case Board():
+            return "board"
+        case Pip():
+            return "pip"
+        case Double():
+            return "double"
+        case Redouble():
+            return "redouble"
+        case Beaver():
+            return "beaver"
+        case Raccoon():
+            return "raccoon"
+        case Otter():
+            return "otter"
+        case Accept():
+            return "accept"
+        case Reject():
+            return "reject"
+        case Resign(kind):
+            return f"resign {kind.word}"
+        case Leave():
+            return "leave"
+        case Panic():
+            return "panic"
+        case Bye():
+            return "bye"
+        case Wave():
+            return "wave"
+        case RepeatLast():
+            return "!!"
+        case _:
+            assert_never(command)
