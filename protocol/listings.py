@@ -12,6 +12,7 @@ who is online, what time it is and in which zone.
 from __future__ import annotations
 
 import datetime
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final, Literal, TypeAlias
 
@@ -101,3 +102,515 @@ SET_VARIABLES: Final[tuple[str, ...]] = (
 SORTWHO_VALUES: Final[tuple[str, ...]] = ("login", "name", "rating", "rrating")
 Redoubles: TypeAlias = int | Literal["unlimited"]
 """`set redoubles`: 0 (FIBS's `none`), 1..99, or "unlimited"."""
+
+_SET_ROWS: Final[Mapping[str, Text]] = {
+    "boardstyle": Text.SET_ROW_BOARDSTYLE,
+    "linelength": Text.SET_ROW_LINELENGTH,
+    "pagelength": Text.SET_ROW_PAGELENGTH,
+    "redoubles": Text.SET_ROW_REDOUBLES,
+    "sortwho": Text.SET_ROW_SORTWHO,
+    "timezone": Text.SET_ROW_TIMEZONE,
+}
+
+
+def _set_word(variable: str, value: int | str) -> str:
+    # redoubles 0 is FIBS's `none` in every answer (CLIP 2 alone prints it as 0).
+    return "none" if variable == "redoubles" and value == 0 else str(value)
+
+
+def set_listing(values: Mapping[str, int | str]) -> list[str]:
+    """`set` without arguments: the header and one row per variable, in FIBS's order."""
+    lines = [Text.SET_HEADER.value]
+    for variable in SET_VARIABLES:
+        lines.append(render(_SET_ROWS[variable], value=_set_word(variable, values[variable])))
+    return lines
+
+
+def set_value_is(variable: str, value: int | str) -> str:
+    """`set VARIABLE`: `Value of 'boardstyle' is 3`."""
+    return render(Text.SET_VALUE_IS, variable=variable, value=_set_word(variable, value))
+
+
+def set_value_set_to(variable: str, value: int | str) -> str:
+    """`set VARIABLE VALUE` accepted: `Value of 'boardstyle' set to 3.`
+
+    The redoubles words are quoted (`set to 'none'.`, `set to 'unlimited'.`), numbers
+    are not; FCM has a cookie for each form (§5.3).
+    """
+    word = _set_word(variable, value)
+    if variable == "redoubles" and word in ("none", "unlimited"):
+        word = f"'{word}'"
+    return render(Text.SET_VALUE_SET_TO, variable=variable, value=word)
+
+
+def timezone_unknown_lines(zone: str, known_zones: Iterable[str], width: int = 79) -> list[str]:
+    """`set timezone X` for an unknown X: the complaint, then the zones, comma-separated."""
+    lines = [render(Text.TIMEZONE_UNKNOWN, zone=zone)]
+    current = ""
+    for name in sorted(set(known_zones)):
+        piece = f"{current}, {name}" if current else name
+        if current and len(piece) + 1 > width:
+            lines.append(current + ",")
+            piece = name
+        current = piece
+    if current:
+        lines.append(current)
+    return lines
+
+
+# --- dates --------------------------------------------------------------------------
+
+# English on purpose: strftime's %A/%B follow the process locale.
+_WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS: Final = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)
+
+
+def _zone_abbreviation(moment: datetime.datetime, zone_name: str) -> str:
+    abbreviation = moment.tzname()
+    # Zones without an abbreviation in tzdata name themselves like "+03"; FIBS printed
+    # the zone, so fall back to its name then.
+    if not abbreviation or abbreviation[0] in "+-":
+        return zone_name
+    return abbreviation
+
+
+def time_lines(moment: datetime.datetime, zone_name: str) -> list[str]:
+    """`time` / `date`: `Wednesday, January 15 22:18:35 EST   ( Wed Jan 15 11:18:35 2003 UTC )`.
+
+    `moment` is an aware datetime already in the user's zone `zone_name` (the caller
+    owns the clock and the zone database).
+    """
+    if moment.tzinfo is None:
+        raise ValueError("time_lines needs an aware datetime")
+    utc = moment.astimezone(datetime.timezone.utc)
+    return [time_line(moment, _zone_abbreviation(moment, zone_name), utc)]
+
+
+def short_date(moment: datetime.datetime, zone_name: str) -> str:
+    """`Tuesday, January 14 20:14 EST`: the date format of `whois` (§5.4)."""
+    weekday, month = _WEEKDAYS[moment.weekday()], _MONTHS[moment.month - 1]
+    return (
+        f"{weekday}, {month} {moment.day:02d} {moment:%H:%M}"
+        f" {_zone_abbreviation(moment, zone_name)}"
+    )
+
+
+# --- whois (§5.4) -------------------------------------------------------------------
+
+
+@attrs.frozen
+class WhoisInfo:
+    """What `whois NAME` reports; dates are aware datetimes in the asker's zone."""
+
+    name: str
+    rating: float
+    experience: int
+    last_login: datetime.datetime | None
+    last_host: str
+    online: bool
+    idle_seconds: int = 0
+    last_logout: datetime.datetime | None = None
+    ready: bool = False
+    watching: str | None = None
+    playing_with: str | None = None
+    away_message: str | None = None
+    email: str | None = None
+
+
+def _idle_phrase(seconds: int) -> Text:
+    return Text.WHOIS_IDLE_SECONDS if seconds < 60 else Text.WHOIS_IDLE_MINUTES
+
+
+def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
+    """`whois NAME`. The email line is last: KBackgammon reads up to it."""
+    lines = [render(Text.WHOIS_HEADER, name=info.name)]
+    if info.last_login is not None:
+        lines.append(
+            render(
+                Text.WHOIS_LAST_LOGIN,
+                date=short_date(info.last_login, zone_name),
+                host=info.last_host,
+            )
+        )
+    if info.online:
+        seconds = max(0, info.idle_seconds)
+        if seconds < 60:
+            lines.append(render(Text.WHOIS_IDLE_SECONDS, seconds=seconds))
+        else:
+            minutes = f"{seconds // 60}:{seconds % 60:02d}"
+            lines.append(render(Text.WHOIS_IDLE_MINUTES, minutes=minutes))
+        lines.append(_whois_status(info))
+    else:
+        if info.last_logout is not None:
+            lines.append(
+                render(Text.WHOIS_LAST_LOGOUT, date=short_date(info.last_logout, zone_name))
+            )
+        lines.append(Text.WHOIS_NOT_LOGGED_IN.value)
+    if info.away_message is not None:
+        lines.append(render(Text.WHOIS_AWAY, name=info.name, text=info.away_message))
+    lines.append(render(Text.WHOIS_RATING, rating=info.rating, experience=info.experience))
+    if info.email:
+        lines.append(render(Text.WHOIS_EMAIL, email=info.email))
+    else:
+        lines.append(Text.WHOIS_NO_EMAIL.value)
+    return lines
+
+
+def _whois_status(info: WhoisInfo) -> str:
+    if info.playing_with is not None:
+        return render(Text.WHOIS_PLAYING, name=info.name, opponent=info.playing_with)
+    if info.watching is not None:
+        text = Text.WHOIS_READY_WATCHING if info.ready else Text.WHOIS_NOT_READY_WATCHING
+        return render(text, name=info.name, player=info.watching)
+    text = Text.WHOIS_READY_NOT_WATCHING if info.ready else Text.WHOIS_NOT_READY_NOT_WATCHING
+    return render(text, name=info.name)
+
+
+def whois_unknown(name: str) -> str:
+    """`whois NAME` for a name nobody has."""
+    return render(Text.WHOIS_UNKNOWN, name=name)
+
+
+# --- who and rawwho for telnet users (§5.4) --------------------------------------------
+
+MAX_WHO_HOST_CHARS: Final = 29
+
+
+@attrs.frozen
+class WhoEntry:
+    """One online user as `who` shows it; `login` is an aware datetime in the asker's zone."""
+
+    name: str
+    rating: float
+    experience: int
+    login: datetime.datetime
+    idle_seconds: int
+    host: str
+    opponent: str | None = None
+    watching: str | None = None
+    ready: bool = False
+    away: bool = False
+    client: str | None = None
+    email: str | None = None
+
+    @property
+    def status(self) -> str:
+        """Three columns: P(laying)/R(eady)/-, W(atching)/-, A(way)/-."""
+        play = "P" if self.opponent else ("R" if self.ready else "-")
+        return play + ("W" if self.watching else "-") + ("A" if self.away else "-")
+
+
+def _idle_clock(seconds: int) -> str:
+    seconds = max(0, seconds)
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def who_lines(entries: Sequence[WhoEntry]) -> list[str]:
+    """Telnet `who`: the header and one numbered row per user, in the order given.
+
+    The caller sorts (per `sortwho`) and filters (ready/playing/away/from/name).
+    """
+    lines = [Text.WHO_HEADER.value]
+    for number, entry in enumerate(entries, start=1):
+        lines.append(
+            render(
+                Text.WHO_ROW,
+                count=number,
+                status=entry.status,
+                name=entry.name,
+                rating=entry.rating,
+                experience=entry.experience,
+                login=f"{entry.login:%H:%M}",
+                idle=_idle_clock(entry.idle_seconds),
+                host=entry.host[:MAX_WHO_HOST_CHARS] or "-",
+            )
+        )
+    return lines
+
+
+def who_count_line(count: int) -> str:
+    """`who count`: `There are N users logged on.`"""
+    return Text.WHO_COUNT_ONE.value if count == 1 else render(Text.WHO_COUNT, count=count)
+
+
+def rawwho_lines(entries: Sequence[WhoEntry]) -> list[str]:
+    """Telnet `rawwho`: `who: ` rows (gnubg's gfibs.c reads them) and `who:end`."""
+    lines = []
+    for number, entry in enumerate(entries, start=1):
+        lines.append(
+            render(
+                Text.RAWWHO_ROW,
+                count=number,
+                status=entry.status,
+                name=entry.name,
+                rating=entry.rating,
+                experience=entry.experience,
+                seconds=max(0, entry.idle_seconds),
+                login=int(entry.login.timestamp()),
+                host=entry.host or "-",
+                client=entry.client or "-",
+                email=entry.email or "-",
+            )
+        )
+    lines.append(Text.RAWWHO_END.value)
+    return lines
+
+
+# --- show (§5.4) --------------------------------------------------------------------
+
+
+class SavedMark(enum.Enum):
+    """The two columns before a saved opponent's name in `show saved` ([CLIP])."""
+
+    NONE = "  "  # opponent offline
+    PLAYING = " *"  # the match you are playing right now
+    READY = "**"  # opponent online
+
+
+_SAVED_ROWS: Final[Mapping[tuple[SavedMark, bool], Text]] = {
+    (SavedMark.NONE, False): Text.SAVED_ROW,
+    (SavedMark.PLAYING, False): Text.SAVED_ROW_PLAYING,
+    (SavedMark.READY, False): Text.SAVED_ROW_READY,
+    (SavedMark.NONE, True): Text.SAVED_ROW_UNLIMITED,
+    (SavedMark.PLAYING, True): Text.SAVED_ROW_UNLIMITED_PLAYING,
+    (SavedMark.READY, True): Text.SAVED_ROW_UNLIMITED_READY,
+}
+
+
+@attrs.frozen
+class SavedEntry:
+    """One saved match from the asker's side; `length` None = unlimited."""
+
+    opponent: str
+    length: int | None
+    score: int
+    opponent_score: int
+    mark: SavedMark = SavedMark.NONE
+
+
+def saved_lines(entries: Sequence[SavedEntry]) -> list[str]:
+    """`show saved`: header and rows (FCM, Gibbon and MatchDog parse them), or `no saved games.`"""
+    if not entries:
+        return [Text.NO_SAVED_GAMES.value]
+    lines = [Text.SAVED_HEADER.value]
+    for entry in entries:
+        text = _SAVED_ROWS[(entry.mark, entry.length is None)]
+        lines.append(
+            render(
+                text,
+                name=entry.opponent,
+                length=entry.length or 0,
+                score=entry.score,
+                opponent_score=entry.opponent_score,
+            )
+        )
+    return lines
+
+
+def savedcount_line(name: str, count: int) -> str:
+    """`show savedcount NAME`: `NAME has N saved games.` (GammonBot, Gibbon)."""
+    if count == 0:
+        return render(Text.SAVEDCOUNT_NONE, name=name)
+    if count == 1:
+        return render(Text.SAVEDCOUNT_ONE, name=name)
+    return render(Text.SAVEDCOUNT_MANY, name=name, count=count)
+
+
+@attrs.frozen
+class GameEntry:
+    """A match in progress for `show games`; `length` None = unlimited."""
+
+    player: str
+    opponent: str
+    length: int | None
+    score: int
+    opponent_score: int
+
+
+def games_lines(entries: Sequence[GameEntry]) -> list[str]:
+    """`show games`: `List of games:` and `NAME - NAME (N point match A-B)` rows."""
+    lines = [Text.GAMES_HEADER.value]
+    for entry in entries:
+        fields: dict[str, object] = {
+            "name": entry.player,
+            "opponent": entry.opponent,
+            "score": entry.score,
+            "opponent_score": entry.opponent_score,
+        }
+        if entry.length is None:
+            lines.append(render(Text.GAMES_ROW_UNLIMITED, **fields))
+        else:
+            lines.append(render(Text.GAMES_ROW, length=entry.length, **fields))
+    return lines
+
+
+def watchers_lines(pairs: Sequence[tuple[str, str]]) -> list[str]:
+    """`show watchers` from (watcher, watched) pairs."""
+    if not pairs:
+        return [Text.WATCHERS_NONE.value]
+    lines = [Text.WATCHERS_HEADER.value]
+    lines.extend(render(Text.WATCHERS_ROW, watcher=w, name=p) for w, p in pairs)
+    return lines
+
+
+def show_max_line(logins: int, maximum: int) -> str:
+    """`show max`: `max_logins is N (maximum: M)`."""
+    return render(Text.SHOW_MAX, count=logins, n=maximum)
+
+
+# --- ratings (§5.4) -----------------------------------------------------------------
+
+
+@attrs.frozen
+class RatingEntry:
+    rank: int
+    name: str
+    rating: float
+    experience: int
+
+
+def ratings_lines(entries: Sequence[RatingEntry], own_name: str | None = None) -> list[str]:
+    """`ratings`: the header and one row per entry; the asker's row starts with `*`.
+
+    The caller picks the rows (ranks 1-20 by default, players with experience > 50,
+    plus the asker's own row).
+    """
+    lines = [Text.RATINGS_HEADER.value]
+    for entry in entries:
+        text = Text.RATINGS_ROW_OWN if entry.name == own_name else Text.RATINGS_ROW
+        lines.append(
+            render(
+                text,
+                n=entry.rank,
+                name=entry.name,
+                rating=entry.rating,
+                experience=entry.experience,
+            )
+        )
+    return lines
+
+
+# --- away, waitfor, messages (§5.1, §5.2) ------------------------------------------------
+
+YOU: Final = "You"  # how the away list names the asker
+
+
+def away_lines(entries: Sequence[tuple[str, str]], own_name: str | None = None) -> list[str]:
+    """`away` without text: who is away and why; the asker appears as `You`."""
+    if not entries:
+        return [Text.NOBODY_AWAY.value]
+    lines = [Text.AWAY_LIST_HEADER.value]
+    for name, message in entries:
+        shown = YOU if name == own_name else name
+        lines.append(render(Text.AWAY_LIST_ENTRY, name=shown, text=message))
+    return lines
+
+
+def waitfor_lines(names: Sequence[str]) -> list[str]:
+    """`waitfor` without names: whom you are waiting for."""
+    if not names:
+        return [Text.WAITFOR_NOBODY.value]
+    if len(names) == 1:
+        return [render(Text.WAITFOR_ONE, name=names[0])]
+    lines = [render(Text.WAITFOR_MANY, count=len(names))]
+    lines.extend(render(Text.WAITFOR_LIST_ENTRY, name=name) for name in names)
+    return lines
+
+
+def messages_header(count: int) -> str:
+    """The line before stored messages (telnet), or that there are none."""
+    return Text.MESSAGES_FOR_YOU.value if count else Text.NO_NEW_MESSAGES.value
+
+
+# --- help ---------------------------------------------------------------------------
+
+# One text per canonical verb (protocol.commands.VERBS minus its aliases) and `beginner`.
+HELP_TOPICS: Final[Mapping[str, Text]] = {
+    "!!": Text.HELP_REPEAT,
+    "about": Text.HELP_ABOUT,
+    "accept": Text.HELP_ACCEPT,
+    "address": Text.HELP_ADDRESS,
+    "average": Text.HELP_AVERAGE,
+    "away": Text.HELP_AWAY,
+    "back": Text.HELP_BACK,
+    "beaver": Text.HELP_BEAVER,
+    "beginner": Text.HELP_BEGINNER,
+    "blind": Text.HELP_BLIND,
+    "board": Text.HELP_BOARD,
+    "bye": Text.HELP_BYE,
+    "clear": Text.HELP_CLEAR,
+    "date": Text.HELP_DATE,
+    "dicetest": Text.HELP_DICETEST,
+    "double": Text.HELP_DOUBLE,
+    "erase": Text.HELP_ERASE,
+    "gag": Text.HELP_GAG,
+    "help": Text.HELP_HELP,
+    "invite": Text.HELP_INVITE,
+    "join": Text.HELP_JOIN,
+    "kibitz": Text.HELP_KIBITZ,
+    "last": Text.HELP_LAST,
+    "leave": Text.HELP_LEAVE,
+    "look": Text.HELP_LOOK,
+    "message": Text.HELP_MESSAGE,
+    "motd": Text.HELP_MOTD,
+    "move": Text.HELP_MOVE,
+    "name": Text.HELP_NAME,
+    "off": Text.HELP_OFF,
+    "oldboard": Text.HELP_OLDBOARD,
+    "oldmoves": Text.HELP_OLDMOVES,
+    "otter": Text.HELP_OTTER,
+    "panic": Text.HELP_PANIC,
+    "password": Text.HELP_PASSWORD,
+    "pip": Text.HELP_PIP,
+    "port": Text.HELP_PORT,
+    "raccoon": Text.HELP_RACCOON,
+    "ratings": Text.HELP_RATINGS,
+    "rawwho": Text.HELP_RAWWHO,
+    "redouble": Text.HELP_REDOUBLE,
+    "reject": Text.HELP_REJECT,
+    "resign": Text.HELP_RESIGN,
+    "roll": Text.HELP_ROLL,
+    "save": Text.HELP_SAVE,
+    "say": Text.HELP_SAY,
+    "set": Text.HELP_SET,
+    "shout": Text.HELP_SHOUT,
+    "show": Text.HELP_SHOW,
+    "shutdown": Text.HELP_SHUTDOWN,
+    "stat": Text.HELP_STAT,
+    "tell": Text.HELP_TELL,
+    "time": Text.HELP_TIME,
+    "toggle": Text.HELP_TOGGLE,
+    "unwatch": Text.HELP_UNWATCH,
+    "version": Text.HELP_VERSION,
+    "waitfor": Text.HELP_WAITFOR,
+    "watch": Text.HELP_WATCH,
+    "wave": Text.HELP_WAVE,
+    "where": Text.HELP_WHERE,
+    "whisper": Text.HELP_WHISPER,
+    "who": Text.HELP_WHO,
+    "whois": Text.HELP_WHOIS,
+}
+_HELP_COLUMNS: Final = 6
+_HELP_COLUMN_WIDTH: Final = 12
+
+
+def help_lines(topic: str | None) -> list[str]:
+    """`help` (the list of commands) or `help TOPIC` (a `NAME` block).
+
+    `topic` should already be resolved to a canonical verb
+    (`protocol.commands.resolve_verb`); other words are looked up as they are.
+    """
+    if topic is None:
+        verbs = [verb for verb in HELP_TOPICS if verb != "beginner"]
+        lines = [Text.HELP_LIST_HEADER.value]
+        for start in range(0, len(verbs), _HELP_COLUMNS):
+            row = verbs[start : start + _HELP_COLUMNS]
+            lines.append("  " + "".join(v.ljust(_HELP_COLUMN_WIDTH) for v in row).rstrip())
+        return lines
+    text = HELP_TOPICS.get(topic.lower())
+    if text is None:
+        return [render(Text.HELP_NO_TOPIC, word=topic)]
+    return [Text.HELP_HEADING.value, "       " + text.value]
