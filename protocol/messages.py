@@ -573,7 +573,7 @@ def parse_server_line(line: str) -> ServerEvent:
         try:
             return BoardMessage(BoardLine.decode(line))
         except BoardLineError:
-            return UnknownLine(line)
+            pass  # not a board after all; maybe a sentence ("board: ..." from a user "board")
     number = line.split(" ", 1)[0]
     parse_clip = _CLIP_PARSERS.get(number)
     if parse_clip is not None:
