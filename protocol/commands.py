@@ -911,16 +911,34 @@ SHORT_FORMS: Final[Mapping[str, str]] = {
 }
 
 
+# Other names of the same command; `resolve_verb` answers with the main one.
+ALIASES: Final[Mapping[str, str]] = {
+    "adios": "bye",
+    "ciao": "bye",
+    "end": "bye",
+    "exit": "bye",
+    "logout": "bye",
+    "quit": "bye",
+    "tschoe": "bye",
+    "cls": "clear",
+    "man": "help",
+    "tellx": "tell",
+}
+
+
 def resolve_verb(word: str) -> str | None:
-    """The canonical verb `word` stands for (exact, short form, unique prefix), or None."""
+    """The main verb `word` stands for (exact, short form, unique prefix), or None.
+
+    Aliases answer with their main verb (`quit` → `bye`), e.g. for `help quit`.
+    """
     lower = word.lower()
     if lower in _VERBS:
-        return lower
+        return ALIASES.get(lower, lower)
     if lower in SHORT_FORMS:
         return SHORT_FORMS[lower]
     found = [verb for verb in _VERBS if verb.startswith(lower)]
     if found and all(_VERBS[verb] is _VERBS[found[0]] for verb in found):
-        return found[0]
+        return ALIASES.get(found[0], found[0])
     return None
 
 

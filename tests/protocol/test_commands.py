@@ -219,10 +219,14 @@ def test_unknown_command_echoes_the_word_as_typed() -> None:
 
 
 def test_resolve_verb() -> None:
-    assert resolve_verb("TELLX") == "tellx"
+    assert resolve_verb("TELLX") == "tell"
     assert resolve_verb("wh") == "whisper"
     assert resolve_verb("re") is None
-    assert resolve_verb("adi") == "adios"
+    assert resolve_verb("adi") == "bye"
+    assert resolve_verb("cl") == "clear"
+    assert resolve_verb("to") == "toggle"
+    for alias, verb in c.ALIASES.items():
+        assert resolve_verb(alias) == verb
 
 
 # --- moves ----------------------------------------------------------------------------
