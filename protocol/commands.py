@@ -592,7 +592,7 @@ def _parse_moves(text: str) -> Move:
 _BARE_MOVE = re.compile(r"[0-9]|(?:bar|b|off|o|home|h)-|bar\Z", re.IGNORECASE)
 
 
-def _who(kind_cls: type[Who] | type[RawWho], rest: str) -> Who | RawWho:
+def _who(kind_cls: type[Who | RawWho], rest: str) -> Who | RawWho:
     words = rest.split()
     if not words:
         return kind_cls()

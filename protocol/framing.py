@@ -21,9 +21,9 @@ from typing import Final
 from protocol.errors import LineTooLong, ProtocolError
 
 __all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
     "ECHO_OFF",
     "ECHO_ON",
-    "DEFAULT_MAX_LINE_BYTES",
     "LineReader",
     "clean_text",
     "decode_line",

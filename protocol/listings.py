@@ -21,12 +21,46 @@ import attrs
 from protocol.wording import Text, render, time_line
 
 __all__ = [
+    "HELP_TOPICS",
     "SET_VARIABLES",
+    "SORTWHO_VALUES",
     "TOGGLES",
+    "TOGGLE_ALIASES",
+    "TOGGLE_BY_NAME",
     "TOGGLE_DEFAULTS",
     "TOGGLE_NAMES",
-    "ToggleSpec",
+    "YOU",
+    "GameEntry",
+    "RatingEntry",
     "Redoubles",
+    "SavedEntry",
+    "SavedMark",
+    "ToggleSpec",
+    "WhoEntry",
+    "WhoisInfo",
+    "away_lines",
+    "games_lines",
+    "help_lines",
+    "messages_header",
+    "ratings_lines",
+    "rawwho_lines",
+    "saved_lines",
+    "savedcount_line",
+    "set_listing",
+    "set_value_is",
+    "set_value_set_to",
+    "short_date",
+    "show_max_line",
+    "time_lines",
+    "timezone_unknown_lines",
+    "toggle_answer",
+    "toggle_listing",
+    "waitfor_lines",
+    "watchers_lines",
+    "who_count_line",
+    "who_lines",
+    "whois_lines",
+    "whois_unknown",
 ]
 
 
@@ -185,7 +219,7 @@ def time_lines(moment: datetime.datetime, zone_name: str) -> list[str]:
     """
     if moment.tzinfo is None:
         raise ValueError("time_lines needs an aware datetime")
-    utc = moment.astimezone(datetime.timezone.utc)
+    utc = moment.astimezone(datetime.UTC)
     return [time_line(moment, _zone_abbreviation(moment, zone_name), utc)]
 
 

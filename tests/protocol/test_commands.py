@@ -421,7 +421,7 @@ points = st.one_of(st.integers(min_value=1, max_value=24), st.sampled_from([BAR,
 passwords = st.from_regex(r"[!-9;-~]{0,12}", fullmatch=True)  # no ':' or blanks
 
 
-def who_values(cls: type[c.Who] | type[c.RawWho]) -> st.SearchStrategy[Command]:
+def who_values(cls: type[c.Who | c.RawWho]) -> st.SearchStrategy[Command]:
     return st.one_of(
         st.sampled_from([WhoKind.ALL, WhoKind.READY, WhoKind.PLAYING, WhoKind.AWAY, WhoKind.COUNT]).map(
             lambda kind: cls(kind)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 
 import pytest
@@ -45,7 +46,7 @@ def read_events(reader: LineReader, chunks: list[bytes]) -> list[object]:
 def split_at(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({c % (len(data) + 1) for c in cuts})
     bounds = [0, *points, len(data)]
-    return [data[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [data[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 # Bytes that exercise every branch: terminators, telnet commands, controls, UTF-8.

@@ -120,7 +120,7 @@ def test_time_line_format() -> None:
     assert li.time_lines(moment, "America/New_York") == [
         "Wednesday, January 15 22:18:35 EST   ( Thu Jan 16 03:18:35 2003 UTC )"
     ]
-    utc = datetime.datetime(2008, 4, 9, 7, 8, 53, tzinfo=datetime.timezone.utc)
+    utc = datetime.datetime(2008, 4, 9, 7, 8, 53, tzinfo=datetime.UTC)
     assert li.time_lines(utc, "UTC") == [
         "Wednesday, April 09 07:08:53 UTC   ( Wed Apr  9 07:08:53 2008 UTC )"
     ]
