@@ -61,6 +61,8 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
     """,
+    # 2: the `ratings` list reads accounts by rating.
+    "CREATE INDEX accounts_by_rating ON accounts (rating DESC, name)",
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -316,6 +318,36 @@ class Store:
                 )
                 if cursor.rowcount != 1:
                     raise NoSuchAccount(name)
+
+    # ------------------------------------------------------------- ratings list
+
+    #: Only experienced players are ranked (FIBS: experience above 50, §8).
+    RANKED_EXPERIENCE: Final = 50
+
+    def ratings_page(self, first_rank: int, last_rank: int) -> list[tuple[int, str, float, int]]:
+        """(rank, name, rating, experience) of the ranked players in ranks first..last."""
+        if last_rank < first_rank or last_rank < 1:
+            return []
+        first_rank = max(first_rank, 1)
+        rows = self._read(
+            "SELECT name, rating, experience FROM accounts WHERE experience > ?"
+            " ORDER BY rating DESC, name LIMIT ? OFFSET ?",
+            (self.RANKED_EXPERIENCE, last_rank - first_rank + 1, first_rank - 1),
+        )
+        return [
+            (first_rank + index, row["name"], float(row["rating"]), int(row["experience"]))
+            for index, row in enumerate(rows)
+        ]
+
+    def rating_rank(self, name: str) -> int | None:
+        """`name`'s rank in the ratings list, or None if unknown or not ranked."""
+        rows = self._read(
+            "SELECT a.name, (SELECT COUNT(*) FROM accounts b WHERE b.experience > ?"
+            " AND (b.rating > a.rating OR (b.rating = a.rating AND b.name < a.name))) AS better"
+            " FROM accounts a WHERE a.name = ? AND a.experience > ?",
+            (self.RANKED_EXPERIENCE, name, self.RANKED_EXPERIENCE),
+        )
+        return int(rows[0]["better"]) + 1 if rows else None
 
     def delete_account(self, name: str) -> None:
         """Remove the account and its pending messages (admin `erase`)."""

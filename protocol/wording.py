@@ -604,6 +604,27 @@ class Text(enum.Enum):
     HELP_WHO = "who (w) [ready|playing|away|count|<user>|from <site>] - list the users online."
     HELP_WHOIS = "whois <user> - show information about <user>."
 
+    # --- the server's own answers: settings, information, limits (owned by fibsd) ---
+    CANT_CHANGE_NAME = "** You're not supposed to change your name."
+    SETTINGS_SAVED = "Settings saved."
+    PASSWORD_CHANGED = "Password changed."
+    OLD_PASSWORD_WRONG = "** Sorry. Old password not correct."
+    NEW_PASSWORD_TWICE = "** Please give your new password twice."
+    PASSWORD_NOT_PRINTABLE = "** Your password may only contain printable characters without blanks."
+    EMAIL_SET = "Your email address is '{email}'."
+    NOT_AN_EMAIL = "** '{email}' is not an email address."
+    NO_ONE_CALLED_PERIOD = "** There is no one called {name}."
+    WHERE_FROM = "{name} from {address}"
+    WHERE_HOST = "({host})"
+    PERMISSION_DENIED = "** Permission denied"
+    SERVER_PORT = "The server is running on port {port}."
+    VERSION = "** Version {version} (fibsd)"
+    ABOUT = "This is {club}, running fibsd {version}, a FIBS-compatible backgammon server."
+    LAST_HEADER = "The 20 last logins/logouts:"
+    DICETEST_NONE = "** No dice have been rolled yet."
+    CLEAR_SCREEN = "\x1b[;H\x1b[2J"
+    LINE_TOO_LONG = "** Line too long. Closing the connection."
+
 # --- the mechanism: rendering, and the reverse direction derived from the same templates ---
 
 

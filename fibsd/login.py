@@ -1,0 +1,261 @@
+"""The login dialogue of one connection, from the banner to a logged-in user.
+
+Owns what happens before a session exists: the banner and `login: ` prompt, CLIP login
+(`login CLIENT VERSION NAME PASSWORD`), telnet login with the password prompt (echo off
+while it is typed), TinyMUD-style `connect NAME PASSWORD`, and guest registration (`guest`,
+`name NAME`, the password twice). Password hashing and the store run in worker threads.
+A wrong name or password gets FIBS's answer (a new `login: ` prompt) and another try, up to
+`max_login_failures`; the whole dialogue is bounded by `login_timeout_seconds`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+import attrs
+import trio
+
+from fibsd.accounts import Account, NameProblem, PasswordProblem, name_problem, password_problem
+from fibsd.clock import Clock
+from fibsd.config import Config
+from fibsd.connection import Connection
+from fibsd.outcome import Write
+from fibsd.passwords import PasswordHasher
+from fibsd.presentation import date_line
+from fibsd.store import NameTaken, Store
+from protocol.commands import Connect, Guest, Login, TelnetLogin, check_new_name, parse_login_line
+from protocol.errors import CommandError, LoginRejected
+from protocol.framing import ECHO_OFF, ECHO_ON
+from protocol.wording import Text, banner_lines, goodbye_lines, guest_lines, render
+
+log = logging.getLogger("fibsd.login")
+
+_GUEST_BYE_WORDS = frozenset({"bye", "adios", "ciao", "end", "exit", "logout", "quit", "tschoe"})
+
+
+@attrs.frozen
+class Arrival:
+    """A user who passed the login dialogue, and how they are connected."""
+
+    account: Account
+    clip: bool
+    clip_version: int
+    client_name: str | None
+    #: Telnet users get `> ` prompts; CLIP clients and `connect` autologins do not.
+    prompts: bool
+    previous_login_at: float | None
+    previous_host: str | None
+    just_registered: bool = False
+
+
+@attrs.frozen
+class LoginServices:
+    """What the dialogue needs from the server."""
+
+    config: Config
+    store: Store
+    hasher: PasswordHasher
+    clock: Clock
+    motd_lines: Sequence[str]
+    commit: Callable[[Sequence[Write]], Awaitable[None]]
+
+
+class _GaveUp(Exception):
+    """The user chose to leave during the dialogue (e.g. `bye` as a guest)."""
+
+
+async def login_dialogue(connection: Connection, services: LoginServices) -> Arrival | None:
+    """Run the dialogue; the arrival, or None when the connection should close."""
+    config = services.config
+    now = services.clock.now()
+    connection.write_lines(
+        banner_lines(club_line=_club_line(config), date_line=date_line(now, "UTC"))
+    )
+    connection.write_prompt(Text.LOGIN_PROMPT.value)
+    with trio.move_on_after(config.login_timeout_seconds):
+        try:
+            return await _login_attempts(connection, services)
+        except _GaveUp:
+            return None
+    connection.write_lines(["", Text.CONNECTION_TIMED_OUT.value])
+    return None
+
+
+def _club_line(config: Config) -> str:
+    # Indented, so it can never start with a digit (FCM's login table reads `^1 `, `^3`).
+    return f"                  {config.club_name} - a FIBS-compatible backgammon server"
+
+
+async def _login_attempts(connection: Connection, services: LoginServices) -> Arrival | None:
+    failures = 0
+    while failures < services.config.max_login_failures:
+        line = await connection.read_line()
+        if line is None:
+            return None
+        try:
+            login = parse_login_line(line)
+        except LoginRejected:
+            if line.strip():
+                failures += 1
+                connection.write_lines([""])
+            connection.write_prompt(Text.LOGIN_PROMPT.value)
+            continue
+        arrival: Arrival | None
+        match login:
+            case Login():
+                arrival = await _authenticate(
+                    services, login.name, login.password, clip=True,
+                    clip_version=login.clip_version, client_name=login.client, prompts=False,
+                )
+            case Connect():
+                arrival = await _authenticate(
+                    services, login.name, login.password, clip=False,
+                    clip_version=0, client_name=None, prompts=False,
+                )
+            case TelnetLogin():
+                connection.write_bytes(ECHO_OFF)
+                connection.write_prompt(Text.PASSWORD_PROMPT.value)
+                password = await connection.read_line()
+                connection.write_bytes(ECHO_ON)
+                connection.write_lines([""])
+                if password is None:
+                    return None
+                arrival = await _authenticate(
+                    services, login.name, password, clip=False,
+                    clip_version=0, client_name=None, prompts=True,
+                )
+            case Guest():
+                return await _register_guest(connection, services)
+        if arrival is not None:
+            return arrival
+        failures += 1
+        log.info("failed login for %r from %s", login.name, connection.host)
+        connection.write_lines([""])
+        connection.write_prompt(Text.LOGIN_PROMPT.value)
+    return None
+
+
+async def _authenticate(
+    services: LoginServices, name: str, password: str, *, clip: bool, clip_version: int,
+    client_name: str | None, prompts: bool,
+) -> Arrival | None:
+    account = await trio.to_thread.run_sync(services.store.get_account, name)
+    if account is None:
+        # Spend the same time as a real check, so timing does not reveal which names exist.
+        await trio.to_thread.run_sync(services.hasher.dummy_verify)
+        return None
+    ok = await trio.to_thread.run_sync(services.hasher.verify, password, account.password_hash)
+    if not ok:
+        return None
+    return Arrival(
+        account=account, clip=clip, clip_version=clip_version, client_name=client_name,
+        prompts=prompts, previous_login_at=account.last_login_at,
+        previous_host=account.last_login_host,
+    )
+
+
+# ------------------------------------------------------------- registration
+
+
+async def _register_guest(connection: Connection, services: LoginServices) -> Arrival | None:
+    """Guest registration (§2.5): `name NAME`, then the password twice."""
+    connection.write_lines(guest_lines())
+    connection.write_prompt(Text.COMMAND_PROMPT.value)
+    while True:
+        line = await connection.read_line()
+        if line is None:
+            return None
+        words = line.split()
+        if words and words[0].lower() in _GUEST_BYE_WORDS:
+            connection.write_lines(goodbye_lines(contact=f"{services.config.club_name} operators"))
+            raise _GaveUp()
+        if not words or words[0].lower() != "name":
+            connection.write_lines(guest_lines())
+            connection.write_prompt(Text.COMMAND_PROMPT.value)
+            continue
+        name = words[1] if len(words) > 1 else ""
+        refusal = await _refuse_name(services, name)
+        if refusal is not None:
+            connection.write_lines([refusal])
+            connection.write_prompt(Text.COMMAND_PROMPT.value)
+            continue
+        password = await _choose_password(connection, name)
+        if password is None:
+            continue  # "No password given. Please choose a new name"
+        arrival = await _create_account(connection, services, name, password)
+        if arrival is not None:
+            return arrival
+
+
+async def _refuse_name(services: LoginServices, name: str) -> str | None:
+    """FIBS's sentence refusing `name` as a new account, or None if it is available."""
+    try:
+        check_new_name(name)
+    except CommandError as error:
+        return error.line
+    problem = name_problem(name)
+    if problem is NameProblem.RESERVED or problem is None and await trio.to_thread.run_sync(
+        services.store.account_exists, name
+    ):
+        return render(Text.NAME_ALREADY_USED, name=name)
+    if problem is not None:  # the codec's rules and the account rules agree otherwise
+        return render(Text.NAME_INVALID_CHARACTERS)
+    return None
+
+
+async def _choose_password(connection: Connection, name: str) -> str | None:
+    """Ask for the password twice; None if the user gave none (choose a new name)."""
+    connection.write_lines([render(Text.YOUR_NAME_WILL_BE, name=name), Text.EMPTY_PASSWORD_HINT.value])
+    connection.write_bytes(ECHO_OFF)
+    connection.write_prompt(Text.GIVE_PASSWORD_PROMPT.value)
+    while True:
+        first = await connection.read_line()
+        if first is None:
+            raise _GaveUp()
+        if not first:
+            connection.write_bytes(ECHO_ON)
+            connection.write_lines([Text.NO_PASSWORD_GIVEN.value])
+            connection.write_prompt(Text.COMMAND_PROMPT.value)
+            return None
+        problem = password_problem(first)
+        if problem is not None:
+            connection.write_lines([_password_problem_text(problem)])
+            connection.write_prompt(Text.GIVE_PASSWORD_PROMPT.value)
+            continue
+        connection.write_prompt(Text.RETYPE_PASSWORD_PROMPT.value)
+        second = await connection.read_line()
+        if second is None:
+            raise _GaveUp()
+        if second == first:
+            return first
+        connection.write_prompt(Text.PASSWORDS_NOT_IDENTICAL_PROMPT.value)
+
+
+def _password_problem_text(problem: PasswordProblem) -> str:
+    if problem is PasswordProblem.HAS_COLON:
+        return Text.PASSWORD_HAS_COLON.value
+    if problem is PasswordProblem.TOO_SHORT or problem is PasswordProblem.EMPTY:
+        return Text.PASSWORD_TOO_SHORT.value
+    return Text.PASSWORD_NOT_PRINTABLE.value
+
+
+async def _create_account(
+    connection: Connection, services: LoginServices, name: str, password: str
+) -> Arrival | None:
+    password_hash = await trio.to_thread.run_sync(services.hasher.hash, password)
+    account = Account.new(name, password_hash, services.clock.now())
+    try:
+        await trio.to_thread.run_sync(services.store.create_account, account)
+    except NameTaken:  # someone registered the same name meanwhile
+        connection.write_bytes(ECHO_ON)
+        connection.write_lines(["", render(Text.NAME_ALREADY_USED, name=name)])
+        connection.write_prompt(Text.COMMAND_PROMPT.value)
+        return None
+    log.info("registered new account %s from %s", name, connection.host)
+    connection.write_bytes(ECHO_ON)
+    connection.write_lines(["", Text.REGISTERED.value, Text.HELP_BEGINNER_HINT.value])
+    return Arrival(
+        account=account, clip=False, clip_version=0, client_name=None, prompts=True,
+        previous_login_at=None, previous_host=None, just_registered=True,
+    )

@@ -1,0 +1,84 @@
+"""What handling one command produced, as data: lines for recipients, writes, closes.
+
+The application core (registry, sessions) never touches sockets, threads or the disk. It
+returns an `Outcome`; the trio shell first commits the outcome's writes to the store (in a
+worker thread), and only then delivers the lines, so that nothing acknowledged to a user
+can be lost by a crash. Lines are rendered per recipient (CLIP or telnet wording) when they
+are delivered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+import attrs
+
+if TYPE_CHECKING:
+    from fibsd.store import Store
+
+
+class Recipient(Protocol):
+    """Anyone lines can be delivered to: a logged-in session."""
+
+    @property
+    def clip(self) -> bool: ...
+
+
+@attrs.frozen
+class Lines:
+    """Lines that read the same for CLIP and telnet users (listings, help texts)."""
+
+    lines: tuple[str, ...]
+
+
+Write = Callable[["Store"], None]
+
+
+@attrs.frozen
+class OffLoop:
+    """Blocking work (password hashing) to run in a worker thread; `then` continues with
+    its result back on the event loop and returns what to deliver."""
+
+    work: Callable[[], object]
+    then: Callable[[object], Outcome]
+
+
+@attrs.define
+class Outcome:
+    """Deliveries, durable writes and disconnections, in the order they were produced."""
+
+    deliveries: list[tuple[Recipient, object]] = attrs.field(factory=list)
+    writes: list[Write] = attrs.field(factory=list)
+    #: Writes that must wait until the deliveries are queued (deleting shown messages).
+    writes_after_delivery: list[Write] = attrs.field(factory=list)
+    #: Sessions to disconnect after delivery, with the reason for the log.
+    closes: list[tuple[Recipient, str]] = attrs.field(factory=list)
+    #: At most one job to run off the event loop after this outcome was applied.
+    off_loop: OffLoop | None = None
+
+    def to(self, recipient: Recipient, *messages: object) -> None:
+        """Deliver `messages` to `recipient`, in order."""
+        for message in messages:
+            self.deliveries.append((recipient, message))
+
+    def lines(self, recipient: Recipient, *lines: str) -> None:
+        """Deliver literal lines (already worded for both kinds of client)."""
+        self.deliveries.append((recipient, Lines(tuple(lines))))
+
+    def write(self, write: Write) -> None:
+        """Commit `write` to the store before any of the deliveries are sent."""
+        self.writes.append(write)
+
+    def write_after_delivery(self, write: Write) -> None:
+        """Commit `write` only after the deliveries were handed to the connections."""
+        self.writes_after_delivery.append(write)
+
+    def close(self, recipient: Recipient, reason: str) -> None:
+        self.closes.append((recipient, reason))
+
+    def extend(self, other: Outcome) -> None:
+        self.deliveries.extend(other.deliveries)
+        self.writes.extend(other.writes)
+        self.writes_after_delivery.extend(other.writes_after_delivery)
+        self.closes.extend(other.closes)

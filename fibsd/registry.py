@@ -1,0 +1,259 @@
+"""Who is online: logins, logouts and the status fan-out, synchronously.
+
+The registry owns the set of logged-in sessions (one per account, in login order), name
+lookup with FIBS's name completion, the MOTD, and what everybody else is told when a user
+arrives, leaves or changes status (CLIP 5/6 who-info, CLIP 7/8 notices, `waitfor` alerts).
+It never awaits and never touches a socket: every method returns an `Outcome`.
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from fibsd.accounts import name_key
+from fibsd.clock import Clock
+from fibsd.config import Config, load_motd
+from fibsd.outcome import Outcome, Write
+from fibsd.passwords import PasswordHasher
+from fibsd.presentation import local_time, own_info, who_info
+from fibsd.store import Store
+from protocol.listings import short_date
+from protocol.messages import (
+    LoginNotice,
+    LogoutNotice,
+    Message,
+    MotdBegin,
+    MotdEnd,
+    TextLine,
+    UnknownLine,
+    Welcome,
+    WhoInfoEnd,
+)
+from protocol.wording import Text
+
+if TYPE_CHECKING:
+    from fibsd.session import Session
+
+
+class Departure(enum.Enum):
+    """How a user left; decides what the others are told."""
+
+    LOGGED_OUT = enum.auto()  # bye, quit, ...
+    WAVED = enum.auto()  # wave twice
+    DROPPED = enum.auto()  # the connection broke or was cut (line too long, slow reader)
+    TIMED_OUT = enum.auto()  # idle timeout
+    REPLACED = enum.auto()  # the same account logged in again elsewhere
+    SHUT_DOWN = enum.auto()  # the server is stopping
+
+
+class Registry:
+    """The logged-in users of one server."""
+
+    #: How many logins/logouts `last` remembers.
+    RECENT_LOGINS = 20
+
+    def __init__(
+        self, *, config: Config, store: Store, clock: Clock, hasher: PasswordHasher
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.clock = clock
+        self.hasher = hasher
+        self.motd_lines: tuple[str, ...] = load_motd(config.motd_file)
+        self._online: dict[str, Session] = {}
+        self.peak_online = 0
+        self._recent: collections.deque[tuple[float, str, str]] = collections.deque(
+            maxlen=self.RECENT_LOGINS
+        )
+
+    def recent_logins(self) -> list[tuple[float, str, str]]:
+        """(time, name, "logs in."/"logs out.") of the latest logins and logouts, oldest first."""
+        return list(self._recent)
+
+    # ----------------------------------------------------------------- lookup
+
+    def sessions(self) -> Iterator[Session]:
+        """Everyone online, in login order."""
+        return iter(list(self._online.values()))
+
+    def online_count(self) -> int:
+        return len(self._online)
+
+    def get(self, name: str) -> Session | None:
+        """The session of exactly `name` (any case), without completion."""
+        return self._online.get(name_key(name))
+
+    def find(self, typed: str) -> Session | None:
+        """FIBS name completion: exact name, then a unique prefix (case-sensitive first)."""
+        exact = self.get(typed)
+        if exact is not None:
+            return exact
+        if not typed:
+            return None
+        for case_sensitive in (True, False):
+            if case_sensitive:
+                matches = [s for s in self._online.values() if s.name.startswith(typed)]
+            else:
+                lowered = typed.lower()
+                matches = [s for s in self._online.values() if s.name.lower().startswith(lowered)]
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                return None
+        return None
+
+    # ------------------------------------------------------------ arrivals
+
+    def log_in(
+        self,
+        session: Session,
+        *,
+        previous_login_at: float | None,
+        previous_host: str | None,
+        just_registered: bool = False,
+    ) -> Outcome:
+        """`session` has authenticated: greet it and tell everybody else."""
+        out = Outcome()
+        now = self.clock.now()
+        key = name_key(session.name)
+        older = self._online.get(key)
+        if older is not None:
+            # One session per account: the newer login wins (later FIBS behaviour).
+            older.departure = Departure.REPLACED
+            out.to(older, TextLine.of(Text.CLOSED_OLD_CONNECTION, name=session.name))
+            out.close(older, "replaced by a new login")
+            del self._online[key]
+        self._online[key] = session
+        self.peak_online = max(self.peak_online, len(self._online))
+        self._recent.append((now, session.name, "logs in."))
+        name, host = session.name, session.host
+        out.write(lambda store: store.record_login(name, now, host))
+        self._greet(session, out, now, previous_login_at, previous_host, just_registered)
+        self._deliver_stored_messages(session, out)
+        if session.clip:
+            for other in self._online.values():
+                out.to(session, who_info(other, now))
+            out.to(session, WhoInfoEnd())
+        notice = LoginNotice.logs_in(session.name)
+        for other in self._online.values():
+            if other is session or older is not None:
+                # A replaced login is not news: the user never left.
+                continue
+            if other.account.toggles.notify:
+                out.to(other, notice)
+        self.announce_status(session, out, now=now, skip=session)
+        self._finally_here(session, out)
+        return out
+
+    def _greet(
+        self, session: Session, out: Outcome, now: float, previous_login_at: float | None,
+        previous_host: str | None, just_registered: bool,
+    ) -> None:
+        if session.clip:
+            out.to(
+                session,
+                Welcome(session.name, int(previous_login_at or now), previous_host or session.host),
+                own_info(session),
+                MotdBegin(),
+                *(UnknownLine(line) for line in self.motd_lines),
+                MotdEnd(),
+                UnknownLine(""),
+            )
+            return
+        if just_registered:
+            return
+        out.to(session, TextLine.of(Text.USER_AUTHENTICATED, name=session.name))
+        if previous_login_at is not None:
+            zone = session.account.variables.timezone
+            out.to(session, TextLine.of(
+                Text.LAST_LOGIN,
+                date=short_date(local_time(previous_login_at, zone), zone),
+                host=previous_host or "-",
+            ))
+        out.lines(session, *self.motd_lines)
+
+    def _deliver_stored_messages(self, session: Session, out: Outcome) -> None:
+        """Messages left while offline: shown once, then deleted (CLIP 9, §3.6)."""
+        stored = self.store.pending_messages(session.name)
+        if not stored:
+            return
+        if not session.clip:
+            out.to(session, TextLine.of(Text.MESSAGES_FOR_YOU))
+        for message in stored:
+            out.to(session, Message(message.sender, int(message.sent_at), message.text))
+        ids = [message.id for message in stored]
+        # Deleted once they are queued for the user, never before (a crash in between
+        # shows them again rather than losing them).
+        out.write_after_delivery(lambda store: store.delete_messages(ids))
+
+    def _finally_here(self, session: Session, out: Outcome) -> None:
+        """Tell those who `waitfor` this user, and the user who waited for them."""
+        key = name_key(session.name)
+        for other in self._online.values():
+            if other is not session and key in other.waiting_for:
+                del other.waiting_for[key]
+                out.to(other, TextLine.of(Text.WAITFOR_FINALLY, name=session.name))
+                out.to(session, TextLine.of(Text.WAITING_FOR_YOU, name=other.name))
+
+    # ------------------------------------------------------------ departures
+
+    def log_out(self, session: Session, how: Departure) -> Outcome:
+        """`session` has left; idempotent (a replaced session is already gone)."""
+        out = Outcome()
+        key = name_key(session.name)
+        if self._online.get(key) is not session:
+            return out
+        del self._online[key]
+        now = self.clock.now()
+        self._recent.append((now, session.name, "logs out."))
+        out.write(_record_logout(session.name, now))
+        notice = _logout_notice(session.name, how)
+        if notice is not None:
+            for other in self._online.values():
+                if other.account.toggles.notify:
+                    out.to(other, notice)
+        return out
+
+    def shut_down(self) -> Outcome:
+        """The server stops: tell everyone and record their logout."""
+        out = Outcome()
+        now = self.clock.now()
+        for session in list(self._online.values()):
+            out.to(session, TextLine.of(Text.SHUTDOWN_NOTICE, seconds=0))
+            session.departure = Departure.SHUT_DOWN
+            out.write(_record_logout(session.name, now))
+            out.close(session, "server shutting down")
+        self._online.clear()
+        return out
+
+    # ---------------------------------------------------------------- status
+
+    def announce_status(
+        self, session: Session, out: Outcome, *, now: float | None = None,
+        skip: Session | None = None,
+    ) -> None:
+        """Send `session`'s who-info (5 then 6) to every CLIP user (§3.4)."""
+        info = who_info(session, self.clock.now() if now is None else now)
+        end = WhoInfoEnd()
+        for other in self._online.values():
+            if other.clip and other is not skip:
+                out.to(other, info, end)
+
+
+def _record_logout(name: str, at: float) -> Write:
+    return lambda store: store.record_logout(name, at)
+
+
+def _logout_notice(name: str, how: Departure) -> LogoutNotice | None:
+    match how:
+        case Departure.LOGGED_OUT:
+            return LogoutNotice.logs_out(name)
+        case Departure.WAVED:
+            return LogoutNotice.waves_goodbye_again(name)
+        case Departure.DROPPED | Departure.TIMED_OUT:
+            return LogoutNotice.drops_connection(name)
+        case Departure.REPLACED | Departure.SHUT_DOWN:
+            return None

@@ -1,0 +1,239 @@
+"""The trio shell: listeners, one reader loop and one writer task per connection.
+
+This is the only module family (with `fibsd.connection`, `fibsd.login` and `fibsd.__main__`)
+that imports trio. Everything it does with a command is: frame the bytes into lines, hand a
+line to the synchronous application core, commit the returned writes to the store in a
+worker thread, then deliver the returned lines.
+
+Concurrency invariants:
+
+1. One writer task per connection, fed by a bounded channel (`Connection.write`).
+2. Registry and session calls never await: each command is handled atomically.
+3. Fan-out uses `send_nowait`; a recipient whose outbox is full is disconnected, the sender
+   never waits on a slow peer.
+4. Every per-connection failure stays inside that connection's task: an unexpected
+   exception is logged with its traceback and closes that one connection.
+5. Blocking or CPU-heavy work (password hashing, store writes) goes through
+   `trio.to_thread`, store writes one batch at a time and in order.
+6. Writes are committed before the lines that acknowledge them are delivered.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+from collections.abc import Sequence
+import trio
+
+from fibsd.clock import Clock, SystemClock
+from fibsd.config import Config
+from fibsd.connection import Connection, ConnectionClosed
+from fibsd.login import LoginServices, login_dialogue
+from fibsd.outcome import Outcome, Write
+from fibsd.passwords import PasswordHasher
+from fibsd.registry import Departure, Registry
+from fibsd.session import Session
+from fibsd.store import Store
+from protocol.errors import LineTooLong
+
+log = logging.getLogger("fibsd.server")
+
+
+class Server:
+    """One fibsd server: its registry, its store and its open connections."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        hasher: PasswordHasher | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.hasher = hasher or PasswordHasher.from_config(config)
+        self.registry = Registry(config=config, store=store, clock=self.clock, hasher=self.hasher)
+        self._connections: dict[Session, Connection] = {}
+        # Store writes go through one worker thread at a time, in the order they were made.
+        self._write_lock = trio.Lock()
+        self._nursery: trio.Nursery | None = None
+        self.listeners: list[trio.SocketListener] = []
+
+    # ----------------------------------------------------------------- serving
+
+    async def serve(
+        self, *, task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """Listen on the configured address until cancelled, then shut down gracefully."""
+        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
+        self.listeners = listeners
+        for listener in listeners:
+            sockname = listener.socket.getsockname()
+            log.info("listening on %s:%s", sockname[0], sockname[1])
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
+                task_status.started(listeners)
+                await trio.sleep_forever()
+        finally:
+            with trio.CancelScope(shield=True):
+                await self._shut_down()
+
+    async def _shut_down(self) -> None:
+        """Tell everyone, save what must be saved, close every connection."""
+        await self._apply(self.registry.shut_down(), issuer=None)
+        for connection in list(self._connections.values()):
+            await connection.aclose_gracefully(flush_seconds=1.0)
+        log.info("shut down")
+
+    async def _handle_stream(self, stream: trio.SocketStream) -> None:
+        peer = _peer_host(stream)
+        connection = Connection(stream, self.config, host=peer)
+        log.info("connection from %s", peer)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(connection.run_writer)
+                try:
+                    await self._converse(connection)
+                finally:
+                    connection.finish()
+        except Exception:  # invariant 4: our own bug closes this connection only
+            log.exception("unexpected error on connection from %s", peer)
+        finally:
+            await connection.aclose()
+            log.info("connection from %s closed", peer)
+
+    async def _converse(self, connection: Connection) -> None:
+        services = LoginServices(
+            config=self.config,
+            store=self.store,
+            hasher=self.hasher,
+            clock=self.clock,
+            motd_lines=self.registry.motd_lines,
+            commit=self._commit,
+        )
+        try:
+            arrival = await login_dialogue(connection, services)
+        except (ConnectionClosed, LineTooLong):
+            return
+        if arrival is None:
+            return
+        session = Session(
+            registry=self.registry,
+            account=arrival.account,
+            clip=arrival.clip,
+            clip_version=arrival.clip_version,
+            client_name=arrival.client_name,
+            host=connection.host,
+            login_at=self.clock.now(),
+            prompts=arrival.prompts,
+        )
+        self._connections[session] = connection
+        how = Departure.DROPPED
+        try:
+            outcome = self.registry.log_in(
+                session, previous_login_at=arrival.previous_login_at,
+                previous_host=arrival.previous_host, just_registered=arrival.just_registered,
+            )
+            await self._apply(outcome, issuer=session)
+            how = await self._command_loop(session, connection)
+        finally:
+            with trio.CancelScope(shield=True):
+                await self._apply(self.registry.log_out(session, how), issuer=None)
+                self._connections.pop(session, None)
+
+    async def _command_loop(self, session: Session, connection: Connection) -> Departure:
+        """Read and handle commands until the user leaves; say how they left."""
+        while True:
+            try:
+                with trio.move_on_after(self.config.idle_timeout_seconds) as idle:
+                    line = await connection.read_line()
+            except LineTooLong:
+                connection.write_line(session.line_too_long_notice())
+                return Departure.DROPPED
+            except ConnectionClosed:
+                return Departure.DROPPED
+            if idle.cancelled_caught:
+                outcome = session.timed_out()
+                await self._apply(outcome, issuer=session)
+                return Departure.TIMED_OUT
+            if line is None:
+                return Departure.DROPPED
+            outcome = session.handle(line)
+            await self._apply(outcome, issuer=session)
+            if session.departure is not None:
+                return session.departure
+            if not connection.is_open:
+                return Departure.DROPPED
+
+    # ------------------------------------------------------- outcome handling
+
+    async def _apply(self, outcome: Outcome, *, issuer: Session | None) -> None:
+        await self._commit(outcome.writes)
+        self._deliver(outcome, issuer=issuer)
+        await self._commit(outcome.writes_after_delivery)
+        if outcome.off_loop is not None:
+            result = await trio.to_thread.run_sync(outcome.off_loop.work)
+            await self._apply(outcome.off_loop.then(result), issuer=issuer)
+
+    async def _commit(self, writes: Sequence[Write]) -> None:
+        """Commit writes durably, in order, off the event loop (invariants 5 and 6)."""
+        if not writes:
+            return
+        async with self._write_lock:
+            await trio.to_thread.run_sync(_apply_writes, self.store, list(writes))
+
+    def _deliver(self, outcome: Outcome, *, issuer: Session | None) -> None:
+        # The issuer's prompt waits for the follow-up when work continues off the loop.
+        issuer_prompt = issuer if outcome.off_loop is None else None
+        touched: dict[Session, None] = {}
+        for recipient, message in outcome.deliveries:
+            assert isinstance(recipient, Session)
+            connection = self._connections.get(recipient)
+            if connection is None or not connection.is_open:
+                continue
+            connection.write_lines(recipient.render(message), asynchronous=recipient is not issuer)
+            if recipient is not issuer or issuer_prompt is not None:
+                touched[recipient] = None
+        if issuer_prompt is not None and issuer_prompt in self._connections:
+            touched[issuer_prompt] = None
+        for recipient in touched:
+            connection = self._connections.get(recipient)
+            if connection is not None and connection.is_open and recipient.prompts:
+                connection.write_prompt(recipient.prompt())
+        for recipient, reason in outcome.closes:
+            assert isinstance(recipient, Session)
+            connection = self._connections.get(recipient)
+            if connection is not None:
+                log.info("closing connection of %s: %s", recipient.name, reason)
+                connection.close_soon()
+
+    def connection_count(self) -> int:
+        return len(self._connections)
+
+
+def _apply_writes(store: Store, writes: list[Write]) -> None:
+    for write in writes:
+        write(store)
+
+
+def _peer_host(stream: trio.SocketStream) -> str:
+    try:
+        address = stream.socket.getpeername()
+    except OSError:
+        return "unknown"
+    return str(address[0])
+
+
+async def run_until_signalled(server: Server) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.serve)
+            async for signum in signals:
+                log.info("received %s, shutting down", signal.Signals(signum).name)
+                nursery.cancel_scope.cancel()
+                break

@@ -1,0 +1,220 @@
+"""One logged-in user: their per-connection state and the dispatch of their commands.
+
+A `Session` turns one command line into an `Outcome` (lines for recipients, store writes)
+by calling the verb handlers in `fibsd.verbs`. It is synchronous and never awaits; work that
+must leave the event loop (password hashing) is returned as an `OffLoop` job. Per-session
+state that FIBS forgets at logout lives here: away message, gag/blind lists, waitfor list,
+the last command for `!!`, messages received since login.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, assert_never
+
+import attrs
+
+from fibsd.accounts import Account, name_key
+from fibsd.outcome import Lines, Outcome
+from fibsd.registry import Departure, Registry
+from protocol import commands as c
+from protocol.errors import CommandError
+from protocol.messages import ServerMessage, TextLine, render_lines
+from protocol.wording import Text
+
+if TYPE_CHECKING:
+    from protocol.messages import Message
+
+log = logging.getLogger("fibsd.session")
+
+
+@attrs.define(eq=False)
+class Session:
+    """A logged-in user. Identity semantics: two sessions are never equal."""
+
+    registry: Registry
+    account: Account
+    clip: bool
+    clip_version: int
+    client_name: str | None
+    host: str
+    login_at: float
+    #: Telnet users get a `> ` prompt after each burst of output.
+    prompts: bool
+    last_input_at: float = attrs.field(default=0.0)
+    away_message: str | None = None
+    #: Name keys of users whose tell/shout/kibitz/whisper this user ignores (until logout).
+    gagged: dict[str, str] = attrs.field(factory=dict)
+    #: Name keys of users who may not watch this user's games (until logout).
+    blinded: dict[str, str] = attrs.field(factory=dict)
+    #: Name key -> name of users this user waits for (`waitfor`).
+    waiting_for: dict[str, str] = attrs.field(factory=dict)
+    #: Messages (CLIP 9) received since login, for `message` without arguments.
+    received_messages: list[Message] = attrs.field(factory=list)
+    last_command: c.Command | None = None
+    waves: int = 0
+    #: Set when the user has left (bye, wave, replaced): the shell ends the connection.
+    departure: Departure | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if not self.last_input_at:
+            self.last_input_at = self.login_at
+
+    # -------------------------------------------------------------- identity
+
+    @property
+    def name(self) -> str:
+        return self.account.name
+
+    @property
+    def key(self) -> str:
+        return name_key(self.account.name)
+
+    @property
+    def opponent_name(self) -> str | None:
+        """The name of the user this one plays a match with (none until matches exist)."""
+        return None
+
+    @property
+    def watching_name(self) -> str | None:
+        return None
+
+    def idle_seconds(self, now: float) -> int:
+        return max(0, int(now - self.last_input_at))
+
+    # ------------------------------------------------------------- rendering
+
+    def render(self, message: object) -> list[str]:
+        """The lines `message` becomes for this user (CLIP or telnet wording)."""
+        if isinstance(message, Lines):
+            return list(message.lines)
+        return render_lines(_server_message(message), clip=self.clip, clip_version=self.clip_version)
+
+    def prompt(self) -> str:
+        return Text.COMMAND_PROMPT.value
+
+    def line_too_long_notice(self) -> str:
+        return Text.LINE_TOO_LONG.value
+
+    # --------------------------------------------------------------- commands
+
+    def handle(self, line: str) -> Outcome:
+        """Handle one command line typed by this user."""
+        now = self.registry.clock.now()
+        self.last_input_at = now
+        out = Outcome()
+        try:
+            command = c.parse_command(line)
+        except CommandError as error:
+            out.lines(self, *error.lines)
+            self._remind_away(out, None)
+            return out
+        if isinstance(command, c.RepeatLast):
+            if self.last_command is None:
+                return out
+            command = self.last_command
+        elif not isinstance(command, c.NOT_REPEATABLE) and not isinstance(command, c.Blank):
+            self.last_command = command
+        self.dispatch(command, out)
+        self._remind_away(out, command)
+        return out
+
+    def _remind_away(self, out: Outcome, command: c.Command | None) -> None:
+        # FIBS appends the away reminder to the output of every command until `back`.
+        if self.away_message is not None and not isinstance(command, (c.Away, c.Back)):
+            out.to(self, TextLine.of(Text.AWAY))
+
+    def timed_out(self) -> Outcome:
+        """The idle timeout struck: tell the user; the shell then closes the connection."""
+        out = Outcome()
+        out.to(self, TextLine.of(Text.CONNECTION_TIMED_OUT))
+        self.departure = Departure.TIMED_OUT
+        return out
+
+    def dispatch(self, command: c.Command, out: Outcome) -> None:
+        from fibsd.verbs import info, play, settings, social
+
+        match command:
+            case c.Blank():
+                pass
+            case c.Name():
+                out.to(self, TextLine.of(Text.CANT_CHANGE_NAME))
+            case c.Who() | c.RawWho():
+                info.who(self, command, out)
+            case c.Whois():
+                info.whois(self, command, out)
+            case c.Where():
+                info.where(self, command, out)
+            case c.Tell():
+                social.tell(self, command, out)
+            case c.Shout():
+                social.shout(self, command, out)
+            case c.Say() | c.Kibitz() | c.Whisper():
+                play.chat_in_game(self, command, out)
+            case c.Message():
+                social.message(self, command, out)
+            case c.Waitfor():
+                social.waitfor(self, command, out)
+            case c.Gag():
+                social.gag(self, command, out)
+            case c.Blind():
+                social.blind(self, command, out)
+            case c.Away():
+                social.away(self, command, out)
+            case c.Back():
+                social.back(self, out)
+            case c.Toggle():
+                settings.toggle(self, command, out)
+            case c.Set():
+                settings.set_variable(self, command, out)
+            case c.Address():
+                settings.address(self, command, out)
+            case c.Password():
+                settings.password(self, command, out)
+            case c.Save():
+                out.to(self, TextLine.of(Text.SETTINGS_SAVED))
+            case c.Show():
+                info.show(self, command, out)
+            case c.Ratings():
+                info.ratings(self, command, out)
+            case c.Last():
+                info.last(self, out)
+            case c.Time() | c.Date():
+                info.time(self, command, out)
+            case c.Motd():
+                info.motd(self, out)
+            case c.Help():
+                info.help(self, command, out)
+            case c.About() | c.Average() | c.Dicetest() | c.Stat() | c.Version() | c.Port():
+                info.server_facts(self, command, out)
+            case c.Clear():
+                out.lines(self, Text.CLEAR_SCREEN.value)
+            case c.Erase() | c.Shutdown():
+                out.to(self, TextLine.of(Text.PERMISSION_DENIED))
+            case c.Bye():
+                social.bye(self, out)
+            case c.Wave():
+                social.wave(self, out)
+            case (
+                c.Invite() | c.Join() | c.Watch() | c.Unwatch() | c.Look() | c.Oldboard()
+                | c.Oldmoves() | c.Roll() | c.Move() | c.Off() | c.Board() | c.Pip()
+                | c.Double() | c.Redouble() | c.Beaver() | c.Raccoon() | c.Otter()
+                | c.Accept() | c.Reject() | c.Resign() | c.Leave() | c.Panic()
+            ):
+                play.game_command(self, command, out)
+            case c.RepeatLast():
+                pass  # `!!` after `!!`: nothing to repeat
+            case _:
+                assert_never(command)
+
+
+def _server_message(message: object) -> ServerMessage:
+    # Deliveries are typed loosely in `Outcome` so that the core need not import every
+    # message class; anything else is a programming error caught here.
+    from protocol import messages
+
+    if isinstance(message, (messages.TextLine, messages.BoardMessage, messages.UnknownLine)):
+        return message
+    if hasattr(message, "clip_line"):
+        return message  # type: ignore[return-value]
+    raise TypeError(f"cannot deliver {message!r}")

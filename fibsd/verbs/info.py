@@ -1,0 +1,221 @@
+"""Information commands: who, rawwho, whois, where, show, ratings, last, time, motd, help.
+
+Wording and formats from the FIBS reference §5.4; the listings themselves are built by
+`protocol.listings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from fibsd import __version__
+from fibsd.outcome import Outcome
+from fibsd.presentation import local_time, who_entry, who_info
+from protocol import commands as c
+from protocol.listings import (
+    RatingEntry,
+    WhoisInfo,
+    games_lines,
+    help_lines,
+    ratings_lines,
+    rawwho_lines,
+    savedcount_line,
+    show_max_line,
+    time_lines,
+    watchers_lines,
+    who_count_line,
+    who_lines,
+    whois_lines,
+    whois_unknown,
+)
+from protocol.messages import MotdBegin, MotdEnd, TextLine, UnknownLine, WhoInfoEnd
+from protocol.wording import Text
+
+if TYPE_CHECKING:
+    from fibsd.session import Session
+
+#: `ratings` without a range shows the top 20 (§5.4).
+DEFAULT_RATINGS_RANKS = 20
+
+
+def who(session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
+    registry = session.registry
+    now = registry.clock.now()
+    if command.kind is c.WhoKind.NAME:
+        target = registry.get(command.argument or "")
+        if target is None:
+            out.to(session, TextLine.of(Text.NO_ONE_CALLED_PERIOD, name=command.argument or ""))
+            return
+        chosen = [target]
+    else:
+        chosen = _sorted(session, _filtered(session, command))
+    if command.kind is c.WhoKind.COUNT and not session.clip:
+        out.lines(session, who_count_line(len(chosen)))
+        return
+    if session.clip:
+        for other in chosen:
+            out.to(session, who_info(other, now))
+        # FIBS omits the 6 after `who` but always sends it after `rawwho`; a 6 after `who`
+        # is harmless for every client parser reviewed, and meowBG waits for it.
+        out.to(session, WhoInfoEnd())
+        return
+    zone = session.account.variables.timezone
+    entries = [who_entry(other, now, zone) for other in chosen]
+    if isinstance(command, c.RawWho):
+        out.lines(session, *rawwho_lines(entries))
+    else:
+        out.lines(session, *who_lines(entries))
+
+
+def _filtered(session: Session, command: c.Who | c.RawWho) -> list[Session]:
+    everyone = list(session.registry.sessions())
+    match command.kind:
+        case c.WhoKind.READY:
+            return [s for s in everyone if s.account.toggles.ready and s.opponent_name is None]
+        case c.WhoKind.PLAYING:
+            return [s for s in everyone if s.opponent_name is not None]
+        case c.WhoKind.AWAY:
+            return [s for s in everyone if s.away_message is not None]
+        case c.WhoKind.FROM:
+            site = (command.argument or "").lower()
+            return [s for s in everyone if site in s.host.lower()]
+        case _:
+            return everyone
+
+
+def _sorted(session: Session, sessions: list[Session]) -> list[Session]:
+    order = session.account.variables.sortwho.value
+    if order == "name":
+        return sorted(sessions, key=lambda s: s.name.lower())
+    if order == "rating":
+        return sorted(sessions, key=lambda s: -s.account.rating)
+    if order == "rrating":
+        return sorted(sessions, key=lambda s: s.account.rating)
+    return sessions  # login order
+
+
+def whois(session: Session, command: c.Whois, out: Outcome) -> None:
+    """`whois NAME`: no name completion (§5.4)."""
+    registry = session.registry
+    zone = session.account.variables.timezone
+    online = registry.get(command.name)
+    account = online.account if online is not None else registry.store.get_account(command.name)
+    if account is None:
+        out.lines(session, whois_unknown(command.name))
+        return
+    now = registry.clock.now()
+    last_login = online.login_at if online is not None else account.last_login_at
+    info = WhoisInfo(
+        name=account.name,
+        rating=account.rating,
+        experience=account.experience,
+        last_login=None if last_login is None else local_time(last_login, zone),
+        last_host=(online.host if online is not None else account.last_login_host) or "-",
+        online=online is not None,
+        idle_seconds=online.idle_seconds(now) if online is not None else 0,
+        last_logout=(
+            local_time(account.last_logout_at, zone)
+            if online is None and account.last_logout_at is not None else None
+        ),
+        ready=account.toggles.ready,
+        watching=online.watching_name if online is not None else None,
+        playing_with=online.opponent_name if online is not None else None,
+        away_message=online.away_message if online is not None else None,
+        email=account.email,
+    )
+    out.lines(session, *whois_lines(info, zone))
+
+
+def where(session: Session, command: c.Where, out: Outcome) -> None:
+    target = session if command.name is None else session.registry.find(command.name)
+    if target is None:
+        out.to(session, TextLine.of(Text.NO_ONE_CALLED_APOSTROPHE, name=command.name or ""))
+        return
+    # No reverse DNS lookups (they would block); FIBS repeats the address when unresolved.
+    out.to(session, TextLine.of(Text.WHERE_FROM, name=target.name, address=target.host))
+    out.to(session, TextLine.of(Text.WHERE_HOST, host=target.host))
+
+
+def show(session: Session, command: c.Show, out: Outcome) -> None:
+    registry = session.registry
+    match command.what:
+        case c.ShowWhat.GAMES:
+            out.lines(session, *games_lines([]))
+        case c.ShowWhat.SAVED:
+            out.to(session, TextLine.of(Text.NO_SAVED_GAMES))
+        case c.ShowWhat.SAVEDCOUNT:
+            name = command.name or session.name
+            account = registry.store.get_account(name)
+            out.lines(session, savedcount_line(account.name if account else name, 0))
+        case c.ShowWhat.WATCHERS:
+            out.lines(session, *watchers_lines([]))
+        case c.ShowWhat.MAX:
+            out.lines(session, show_max_line(registry.online_count(), registry.peak_online))
+
+
+def ratings(session: Session, command: c.Ratings, out: Outcome) -> None:
+    """`ratings [NAME] [from N] [to M]`: players with experience above 50 (§5.4, §8)."""
+    store = session.registry.store
+    if command.name is not None:
+        rank = store.rating_rank(command.name)
+        entries = [] if rank is None else _entries(store.ratings_page(rank, rank))
+        out.lines(session, *ratings_lines(entries))
+        return
+    start = command.start or 1
+    end = command.end or (start + DEFAULT_RATINGS_RANKS - 1)
+    entries = _entries(store.ratings_page(start, end))
+    own_rank = store.rating_rank(session.name)
+    if own_rank is not None and not start <= own_rank <= end:
+        entries += _entries(store.ratings_page(own_rank, own_rank))
+    out.lines(session, *ratings_lines(entries, own_name=session.name))
+
+
+def _entries(rows: Iterable[tuple[int, str, float, int]]) -> list[RatingEntry]:
+    return [RatingEntry(rank=rank, name=name, rating=rating, experience=experience)
+            for rank, name, rating, experience in rows]
+
+
+def last(session: Session, out: Outcome) -> None:
+    zone = session.account.variables.timezone
+    lines = [Text.LAST_HEADER.value]
+    for at, name, what in session.registry.recent_logins():
+        moment = local_time(at, zone)
+        lines.append(f"{moment:%a %H:%M} {zone}: {name} {what}")
+    out.lines(session, *lines)
+
+
+def time(session: Session, command: c.Time | c.Date, out: Outcome) -> None:
+    zone = command.zone or session.account.variables.timezone
+    now = session.registry.clock.now()
+    out.lines(session, *time_lines(local_time(now, zone), zone))
+
+
+def motd(session: Session, out: Outcome) -> None:
+    lines = session.registry.motd_lines
+    if session.clip:
+        out.to(session, MotdBegin(), *(UnknownLine(line) for line in lines), MotdEnd())
+    else:
+        out.lines(session, *lines)
+
+
+def help(session: Session, command: c.Help, out: Outcome) -> None:  # noqa: A001 - FIBS verb
+    out.lines(session, *help_lines(command.topic))
+
+
+def server_facts(
+    session: Session, command: c.About | c.Average | c.Dicetest | c.Stat | c.Version | c.Port,
+    out: Outcome,
+) -> None:
+    registry = session.registry
+    match command:
+        case c.Version():
+            out.to(session, TextLine.of(Text.VERSION, version=__version__))
+        case c.Port():
+            out.to(session, TextLine.of(Text.SERVER_PORT, port=registry.config.port))
+        case c.About():
+            out.to(session, TextLine.of(Text.ABOUT, club=registry.config.club_name, version=__version__))
+        case c.Stat() | c.Average():
+            out.to(session, TextLine.of(Text.WHO_COUNT, count=registry.online_count()))
+        case c.Dicetest():
+            out.lines(session, Text.DICETEST_NONE.value)

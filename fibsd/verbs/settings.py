@@ -1,0 +1,139 @@
+"""Settings: toggle, set, address, password. Every change is persisted before it is confirmed.
+
+Wording from the FIBS reference §5.3 (`protocol.listings` builds the listings and answers).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from fibsd.accounts import SortWho, Toggles, Variables, email_is_valid, password_problem, timezone_is_valid
+from fibsd.outcome import OffLoop, Outcome
+from protocol import commands as c
+from protocol.listings import (
+    set_listing,
+    set_value_is,
+    set_value_set_to,
+    timezone_unknown_lines,
+    toggle_answer,
+    toggle_listing,
+)
+from protocol.messages import TextLine
+from protocol.wording import Text
+
+if TYPE_CHECKING:
+    from fibsd.session import Session
+
+#: Toggles whose change other users see in the who list (CLIP 5).
+_STATUS_TOGGLES = frozenset({"ready"})
+#: Offered when an unknown time zone is given (the full IANA list would be thousands).
+_SUGGESTED_ZONES = (
+    "UTC", "Europe/London", "Europe/Berlin", "Europe/Moscow", "America/New_York",
+    "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Sao_Paulo",
+    "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney",
+)
+
+
+def toggle(session: Session, command: c.Toggle, out: Outcome) -> None:
+    toggles = session.account.toggles
+    if not command.names:
+        out.lines(session, *toggle_listing(toggles.as_dict()))
+        return
+    status_changed = False
+    for name in command.names:
+        toggles = toggles.toggled(name)
+        out.lines(session, toggle_answer(name, toggles.get(name)))
+        status_changed |= name in _STATUS_TOGGLES
+    _save_toggles(session, toggles, out)
+    if status_changed:
+        session.registry.announce_status(session, out)
+
+
+def _save_toggles(session: Session, toggles: Toggles, out: Outcome) -> None:
+    session.account = attrs.evolve(session.account, toggles=toggles)
+    name = session.name
+    out.write(lambda store: store.update_toggles(name, toggles))
+
+
+def set_variable(session: Session, command: c.Set, out: Outcome) -> None:
+    variables = session.account.variables
+    values = variables.as_dict()
+    if command.variable is None:
+        out.lines(session, *set_listing(values))
+        return
+    if command.value is None:
+        out.lines(session, set_value_is(command.variable, values[command.variable]))
+        return
+    value = command.value
+    match command.variable:
+        case "timezone":
+            assert isinstance(value, str)
+            if not timezone_is_valid(value):
+                out.lines(session, *timezone_unknown_lines(value, _SUGGESTED_ZONES))
+                return
+            new = attrs.evolve(variables, timezone=value)
+        case "sortwho":
+            assert isinstance(value, str)
+            new = attrs.evolve(variables, sortwho=SortWho(value))
+        case "redoubles":
+            new = attrs.evolve(variables, redoubles="unlimited" if value == "unlimited" else int(value))
+        case "boardstyle":
+            new = attrs.evolve(variables, boardstyle=int(value))
+        case "linelength":
+            new = attrs.evolve(variables, linelength=int(value))
+        case "pagelength":
+            new = attrs.evolve(variables, pagelength=int(value))
+        case _:
+            out.to(session, TextLine.of(Text.SET_UNKNOWN))
+            return
+    session.account = attrs.evolve(session.account, variables=new)
+    name = session.name
+    saved: Variables = new
+    out.write(lambda store: store.update_variables(name, saved))
+    out.lines(session, set_value_set_to(command.variable, new.as_dict()[command.variable]))
+
+
+def address(session: Session, command: c.Address, out: Outcome) -> None:
+    email = command.email
+    if not email_is_valid(email):
+        out.to(session, TextLine.of(Text.NOT_AN_EMAIL, email=email))
+        return
+    session.account = attrs.evolve(session.account, email=email)
+    name = session.name
+    out.write(lambda store: store.set_email(name, email))
+    out.to(session, TextLine.of(Text.EMAIL_SET, email=email))
+    session.registry.announce_status(session, out)
+
+
+def password(session: Session, command: c.Password, out: Outcome) -> None:
+    """`password OLD:NEW:NEW`; hashing runs off the event loop (it is slow on purpose)."""
+    if command.new != command.repeat:
+        out.to(session, TextLine.of(Text.NEW_PASSWORD_TWICE))
+        return
+    problem = password_problem(command.new)
+    if problem is not None:
+        out.to(session, TextLine.of(Text.PASSWORD_TOO_SHORT if len(command.new) < 4 else Text.PASSWORD_NOT_PRINTABLE))
+        return
+    hasher = session.registry.hasher
+    stored_hash = session.account.password_hash
+    old, new = command.old, command.new
+
+    def work() -> object:
+        if not hasher.verify(old, stored_hash):
+            return None
+        return hasher.hash(new)
+
+    def then(result: object) -> Outcome:
+        follow = Outcome()
+        if not isinstance(result, str):
+            follow.to(session, TextLine.of(Text.OLD_PASSWORD_WRONG))
+            return follow
+        session.account = attrs.evolve(session.account, password_hash=result)
+        name = session.name
+        follow.write(lambda store: store.set_password_hash(name, result))
+        follow.to(session, TextLine.of(Text.PASSWORD_CHANGED))
+        return follow
+
+    out.off_loop = OffLoop(work=work, then=then)

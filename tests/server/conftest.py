@@ -1,0 +1,80 @@
+"""Fixtures for end-to-end tests: a real fibsd server on 127.0.0.1, port 0, over real TCP."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import attrs
+import pytest
+import trio
+
+from fibsd.clock import ManualClock
+from fibsd.config import Config
+from fibsd.passwords import PasswordHasher
+from fibsd.server import Server
+from fibsd.store import Store
+from tests.server.client import TestClient
+
+
+@attrs.define
+class RunningServer:
+    """A server under test and what tests need to reach it."""
+
+    server: Server
+    port: int
+    clock: ManualClock
+    db_path: Path
+    nursery: trio.Nursery
+    cancel_scope: trio.CancelScope
+    clients: list[TestClient]
+
+    async def connect(self) -> TestClient:
+        stream = await trio.open_tcp_stream("127.0.0.1", self.port)
+        client = TestClient(stream)
+        self.clients.append(client)
+        return client
+
+    async def stop(self) -> None:
+        self.cancel_scope.cancel()
+
+
+def test_config(tmp_path: Path, **overrides: object) -> Config:
+    values: dict[str, object] = {
+        "server": {"host": "127.0.0.1", "port": 0, "db_path": str(tmp_path / "fibsd.db"),
+                   "motd_file": str(tmp_path / "no-motd.txt")},
+        "limits": {"login_timeout_seconds": 30.0},
+    }
+    for key, value in overrides.items():
+        table, _, setting = key.partition(".")
+        values.setdefault(table, {})[setting] = value  # type: ignore[index]
+    return Config.from_mapping(values)
+
+
+@pytest.fixture
+async def start_server(tmp_path: Path) -> AsyncIterator[Callable[..., object]]:
+    """Start servers sharing `tmp_path` (restart = start again on the same database)."""
+    clients: list[TestClient] = []
+    async with trio.open_nursery() as nursery:
+
+        async def start(clock: ManualClock | None = None, **overrides: object) -> RunningServer:
+            config = test_config(tmp_path, **overrides)
+            store = Store.open(config.db_path)
+            server = Server(config, store, clock=clock or ManualClock(), hasher=PasswordHasher.for_tests("pbkdf2_sha256"))
+            scope = trio.CancelScope()
+
+            async def run(task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED) -> None:
+                with scope:
+                    try:
+                        await server.serve(task_status=task_status)
+                    finally:
+                        store.close()
+
+            listeners = await nursery.start(run)
+            port = listeners[0].socket.getsockname()[1]
+            return RunningServer(server, port, server.clock, Path(config.db_path), nursery, scope, clients)  # type: ignore[arg-type]
+
+        yield start
+        for client in clients:
+            await client.close()
+        nursery.cancel_scope.cancel()
