@@ -147,7 +147,9 @@ class LineReader:
                     if self._count_bytes(len(segment), segment[-1] == _CR):
                         raise self._overflow(data, j, lines)
                     if not self._skipping:
-                        self._buffer += segment
+                        # CRs are dropped here rather than in clean_text, so that the CR
+                        # of a CRLF at the limit is never held: the buffer stays <= limit.
+                        self._buffer += segment.replace(b"\r", b"")
                 if j == n:
                     break
                 if data[j] == _LF:

@@ -75,7 +75,8 @@ def test_same_events_however_the_bytes_are_chunked(data: bytes, cuts: list[int],
 
 
 @settings(max_examples=300, deadline=None)
-@given(data=st.binary(max_size=300), cuts=st.lists(st.integers(min_value=0), max_size=8))
+@given(data=st.binary(max_size=300) | interesting_bytes,
+       cuts=st.lists(st.integers(min_value=0), max_size=8))
 def test_arbitrary_bytes_give_lines_or_protocol_error_only(data: bytes, cuts: list[int]) -> None:
     reader = LineReader(64)
     for chunk in split_at(data, cuts):
@@ -83,7 +84,7 @@ def test_arbitrary_bytes_give_lines_or_protocol_error_only(data: bytes, cuts: li
             lines = reader.feed(chunk)
         except ProtocolError:
             return  # the only failure allowed; the server closes the connection
-        assert reader.pending_bytes <= 64
+        assert reader.pending_bytes <= 64  # never more than the limit is held
         for line in lines:
             assert line == line.strip()
             assert not any(unicodedata.category(ch) == "Cc" for ch in line)
@@ -161,6 +162,14 @@ def test_line_at_the_limit_passes_with_lf_or_crlf() -> None:
     # The CR just before LF is not content, even when it arrives in its own chunk.
     assert reader.feed(b"0123456789\r") == []
     assert reader.feed(b"\n") == ["0123456789"]
+
+
+def test_a_pending_cr_at_the_limit_is_not_buffered() -> None:
+    reader = LineReader(4)
+    assert reader.feed(b"abcd\r") == []
+    assert reader.pending_bytes == 4
+    with pytest.raises(LineTooLong):
+        reader.feed(b"e")  # the CR was content after all: 6 bytes
 
 
 def test_over_long_line_raises_as_soon_as_it_passes_the_limit() -> None:
