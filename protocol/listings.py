@@ -634,9 +634,11 @@ _HELP_COLUMN_WIDTH: Final = 12
 def help_lines(topic: str | None) -> list[str]:
     """`help` (the list of commands) or `help TOPIC` (a `NAME` block).
 
-    `topic` should already be resolved to a canonical verb
-    (`protocol.commands.resolve_verb`); other words are looked up as they are.
+    TOPIC is matched like a command word: `help quit`, `help m` and `help tog` work.
     """
+    # Imported here: protocol.commands imports this module for the toggle vocabulary.
+    from protocol.commands import resolve_verb
+
     if topic is None:
         verbs = [verb for verb in HELP_TOPICS if verb != "beginner"]
         lines = [Text.HELP_LIST_HEADER.value]
@@ -644,7 +646,7 @@ def help_lines(topic: str | None) -> list[str]:
             row = verbs[start : start + _HELP_COLUMNS]
             lines.append("  " + "".join(v.ljust(_HELP_COLUMN_WIDTH) for v in row).rstrip())
         return lines
-    text = HELP_TOPICS.get(topic.lower())
+    text = HELP_TOPICS.get(topic.lower()) or HELP_TOPICS.get(resolve_verb(topic) or "")
     if text is None:
         return [render(Text.HELP_NO_TOPIC, word=topic)]
     return [Text.HELP_HEADING.value, "       " + text.value]

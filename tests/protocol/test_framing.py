@@ -249,3 +249,19 @@ def test_to_wire_text_is_always_ascii(text: str) -> None:
     assert to_wire_text(text).isascii()
     if text.isascii():
         assert to_wire_text(text) == text
+
+
+def test_codec_modules_import_no_io_and_no_server() -> None:
+    # Sans-I/O (architecture.md): bots import these without trio, sockets or fibsd.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, protocol.framing, protocol.commands, protocol.listings, protocol.errors;"
+        "bad = {'trio', 'socket', 'fibsd', 'random', 'selectors'} & set(sys.modules);"
+        "print(sorted(bad))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"

@@ -365,8 +365,16 @@ def test_every_verb_has_help() -> None:
     for verb in VERBS:
         canonical = resolve_verb(verb)
         assert canonical is not None
-        lines = li.help_lines(canonical)
+        lines = li.help_lines(verb)
         assert lines[0] == "NAME", verb  # KBackgammon's help marker
+        assert lines == li.help_lines(canonical)
+
+
+def test_help_topics_resolve_like_commands() -> None:
+    assert li.help_lines("quit") == li.help_lines("bye")
+    assert li.help_lines("m") == li.help_lines("move")
+    assert li.help_lines("TOG") == li.help_lines("toggle")
+    assert li.help_lines("re")[0].startswith("** There is no help")  # ambiguous
 
 
 def test_help_topics_are_verbs_or_beginner() -> None:
