@@ -1,6 +1,6 @@
 """Framing: client bytes to clean text lines, and text to wire bytes. Sans-I/O.
 
-Owns the byte level of fibs-protocol.md §1: LF or CRLF terminators in, CRLF out; telnet
+Owns the byte level of fibs-protocol.md §1: LF, CRLF (or CR) terminators in, CRLF out; telnet
 IAC sequences stripped (clients and telnet programs send option negotiation); NUL and
 other control characters never reach the application; a hard line-length limit; UTF-8
 with a cp1252/latin-1 fallback per line for old clients; an ASCII-safe rendering for a
@@ -44,12 +44,13 @@ _IAC: Final = 0xFF
 _SB: Final = 0xFA  # subnegotiation begins
 _SE: Final = 0xF0  # subnegotiation ends
 _WILL_WONT_DO_DONT: Final = frozenset({0xFB, 0xFC, 0xFD, 0xFE})
+_NUL: Final = 0x00
 _LF: Final = 0x0A
 _CR: Final = 0x0D
 
-# In plain text only LF (line end) and IAC (telnet command) need attention; everything
+# In plain text only LF, CR (line ends) and IAC (telnet command) need attention; everything
 # else is copied in slices, so a long chunk is not walked byte by byte.
-_TEXT_STOP: Final = re.compile(rb"[\n\xff]")
+_TEXT_STOP: Final = re.compile(rb"[\n\r\xff]")
 
 
 class _Telnet(enum.Enum):
@@ -65,9 +66,13 @@ class _Telnet(enum.Enum):
 class LineReader:
     """Turns a client's byte stream into clean text lines.
 
-    Every raw byte of the current line (telnet sequences included, the terminator and a
-    CR just before it excluded) counts against `max_line_bytes`; the first byte beyond it
-    raises `LineTooLong`, so at most `max_line_bytes` bytes are ever held for one line.
+    A line ends at LF, CR LF, or a CR on its own: telnet's CR NUL (PuTTY with "telnet new
+    line" off) and old clients that send a bare CR must work too; the LF or NUL right
+    after a CR belongs to that CR.
+
+    Every raw byte of the current line (telnet sequences included, the terminator
+    excluded) counts against `max_line_bytes`; the first byte beyond it raises
+    `LineTooLong`, so at most `max_line_bytes` bytes are ever held for one line.
     After that the reader refuses input (`ProtocolError`) until the caller either gives
     up on the connection or calls `discard_line`, which skips to the end of the over-long
     line and carries on with the rest of the input.
@@ -79,7 +84,7 @@ class LineReader:
         self.max_line_bytes = max_line_bytes
         self._buffer = bytearray()
         self._count = 0  # raw bytes of the current line so far
-        self._cr_last = False  # the last byte counted was a CR in plain text
+        self._after_cr = False  # a CR ended the last line: a LF or NUL now is its pair
         self._state = _Telnet.TEXT
         self._skipping = False  # dropping the rest of an over-long line
         self._failed = False  # raised LineTooLong; waiting for discard_line()
@@ -116,16 +121,13 @@ class LineReader:
     def _reset_line(self) -> None:
         self._buffer.clear()
         self._count = 0
-        self._cr_last = False
 
-    def _count_bytes(self, n: int, cr_last: bool) -> bool:
+    def _count_bytes(self, n: int) -> bool:
         """Count `n` raw bytes of the current line; True if that crosses the limit."""
         if self._skipping:
             return False
         self._count += n
-        self._cr_last = cr_last
-        # A trailing CR may still turn out to be half of a CRLF terminator.
-        return self._count - (1 if cr_last else 0) > self.max_line_bytes
+        return self._count > self.max_line_bytes
 
     def _overflow(self, data: bytes, resume_at: int, lines: list[str]) -> LineTooLong:
         self._reset_line()
@@ -140,28 +142,32 @@ class LineReader:
         while i < n:
             state = self._state
             if state is _Telnet.TEXT:
+                if self._after_cr:
+                    self._after_cr = False
+                    if data[i] in (_LF, _NUL):  # the second half of CR LF or CR NUL
+                        i += 1
+                        continue
                 match = _TEXT_STOP.search(data, i)
                 j = match.start() if match else n
                 if j > i:
                     segment = data[i:j]
-                    if self._count_bytes(len(segment), segment[-1] == _CR):
+                    if self._count_bytes(len(segment)):
                         raise self._overflow(data, j, lines)
                     if not self._skipping:
-                        # CRs are dropped here rather than in clean_text, so that the CR
-                        # of a CRLF at the limit is never held: the buffer stays <= limit.
-                        self._buffer += segment.replace(b"\r", b"")
+                        self._buffer += segment
                 if j == n:
                     break
-                if data[j] == _LF:
+                if data[j] == _IAC:
+                    self._state = _Telnet.IAC
+                    if self._count_bytes(1):
+                        raise self._overflow(data, j + 1, lines)
+                else:  # LF or CR: the line is complete
                     if self._skipping:
                         self._skipping = False
                     else:
                         lines.append(decode_line(bytes(self._buffer)))
                     self._reset_line()
-                else:
-                    self._state = _Telnet.IAC
-                    if self._count_bytes(1, False):
-                        raise self._overflow(data, j + 1, lines)
+                    self._after_cr = data[j] == _CR
                 i = j + 1
                 continue
 
@@ -185,7 +191,7 @@ class LineReader:
                     self._state = _Telnet.SUB_IAC
             else:  # SUB_IAC: only IAC SE ends a subnegotiation (IAC IAC is data in it)
                 self._state = _Telnet.TEXT if byte == _SE else _Telnet.SUB
-            if self._count_bytes(1, False):
+            if self._count_bytes(1):
                 raise self._overflow(data, i, lines)
         return lines
 

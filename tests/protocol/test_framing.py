@@ -112,8 +112,8 @@ def test_lf_and_crlf_both_end_lines() -> None:
 def test_partial_line_waits_for_its_terminator() -> None:
     reader = LineReader(100)
     assert reader.feed(b"log") == []
-    assert reader.feed(b"in a 1008 b c\r") == []
-    assert reader.feed(b"\n") == ["login a 1008 b c"]
+    assert reader.feed(b"in a 1008 b c") == []
+    assert reader.feed(b"\r\n") == ["login a 1008 b c"]
 
 
 def test_empty_lines_are_lines() -> None:
@@ -159,17 +159,26 @@ def test_decoding_falls_back_per_line(raw: bytes, text: str) -> None:
 def test_line_at_the_limit_passes_with_lf_or_crlf() -> None:
     reader = LineReader(10)
     assert reader.feed(b"0123456789\n0123456789\r\n") == ["0123456789", "0123456789"]
-    # The CR just before LF is not content, even when it arrives in its own chunk.
-    assert reader.feed(b"0123456789\r") == []
-    assert reader.feed(b"\n") == ["0123456789"]
+    # The CR ends the line at once; the LF arriving later is its pair, not a new line.
+    assert reader.feed(b"0123456789\r") == ["0123456789"]
+    assert reader.feed(b"\n") == []
+    assert reader.pending_bytes == 0
 
 
-def test_a_pending_cr_at_the_limit_is_not_buffered() -> None:
-    reader = LineReader(4)
-    assert reader.feed(b"abcd\r") == []
-    assert reader.pending_bytes == 4
-    with pytest.raises(LineTooLong):
-        reader.feed(b"e")  # the CR was content after all: 6 bytes
+@pytest.mark.parametrize(
+    ("chunks", "lines"),
+    [
+        ([b"who\r\x00", b"roll\r\x00"], ["who", "roll"]),  # telnet CR NUL (PuTTY)
+        ([b"who\r", b"\x00roll\r"], ["who", "roll"]),
+        ([b"who\rroll\r"], ["who", "roll"]),  # a bare CR (old clients)
+        ([b"who\r\r\n"], ["who", ""]),  # CR CR LF: an empty line in between
+        ([b"who\n\r"], ["who", ""]),  # LF CR: the CR ends an empty line
+        ([b"a\r\xff\xf1\nb\n"], ["a", "", "b"]),  # only an LF right after the CR pairs
+    ],
+)
+def test_cr_alone_or_with_nul_ends_a_line(chunks: list[bytes], lines: list[str]) -> None:
+    reader = LineReader(100)
+    assert [line for chunk in chunks for line in reader.feed(chunk)] == lines
 
 
 def test_over_long_line_raises_as_soon_as_it_passes_the_limit() -> None:
