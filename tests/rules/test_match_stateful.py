@@ -1,0 +1,203 @@
+"""Stateful tests over whole matches, checked against an independent model.
+
+Hypothesis drives a match with legal actions (and random illegal ones, which must
+change nothing); the model follows the events and predicts the score (results, cube,
+Jacoby, no bonus beyond the match), the Crawford game (exactly once), post-Crawford
+doubling and the Holland restriction.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from fibsd.rules.errors import ActionReason, RuleError
+from fibsd.rules.events import (
+    Beavered,
+    CubeTaken,
+    Event,
+    GameResult,
+    GameStarted,
+    GameWon,
+    MatchWon,
+    Raccooned,
+    ScoreChanged,
+)
+from fibsd.rules.game import GamePhase
+from fibsd.rules.match import Match, MatchOptions
+
+from .driver import step
+
+options_strategy = st.builds(
+    MatchOptions,
+    # mostly matches long enough for a Crawford game and post-Crawford games to happen
+    length=st.sampled_from([5, 3, 7, 1, None]),
+    crawford=st.sampled_from([True, True, False]),
+    holland=st.sampled_from([True, False]),
+    jacoby=st.booleans(),
+    beavers=st.booleans(),
+    auto_doubles_max=st.integers(0, 3),
+    max_redoubles=st.one_of(st.none(), st.integers(0, 3)),
+)
+
+
+class MatchMachine(RuleBasedStateMachine):
+    match: Match
+
+    @initialize(options=options_strategy, seed=st.integers(0, 2**32 - 1))
+    def start(self, options: MatchOptions, seed: int) -> None:
+        self.match = Match(options)
+        self.rng = random.Random(seed)
+        self.score = [0, 0]
+        self.crawford_games = 0
+        self.post_crawford_seen = False
+        self.cube_turned = False
+        self.reached_match_point = False
+
+    # --- the model -------------------------------------------------------------------
+
+    def follow(self, events: list[Event]) -> None:
+        length = self.match.options.length
+        money = length is None
+        for e in events:
+            if isinstance(e, (CubeTaken, Beavered, Raccooned)):
+                self.cube_turned = True
+            elif isinstance(e, GameWon):
+                value = e.result.value
+                if money and self.match.options.jacoby and not self.cube_turned:
+                    value = 1
+                expected = value * e.cube
+                assert e.points == expected
+                if length is not None:
+                    expected = min(expected, length - self.score[e.winner])
+                self.score[e.winner] += expected
+                self.won_now = e.winner
+            elif isinstance(e, ScoreChanged):
+                assert e.score == tuple(self.score)
+            elif isinstance(e, MatchWon):
+                assert length is not None and self.score[e.winner] == length
+            elif isinstance(e, GameStarted):
+                self.cube_turned = False
+                expect_crawford = (
+                    self.match.options.crawford
+                    and length is not None
+                    and not self.reached_match_point
+                    and length - 1 in self.score
+                )
+                if length is not None and length - 1 in self.score:
+                    self.reached_match_point = True
+                assert e.crawford == expect_crawford
+                if e.crawford:
+                    self.crawford_games += 1
+                assert e.post_crawford == (self.crawford_games == 1 and not e.crawford)
+                if e.post_crawford:
+                    self.post_crawford_seen = True
+
+    # --- rules -----------------------------------------------------------------------
+
+    @rule(n=st.integers(1, 40))
+    def play_on(self, n: int) -> None:
+        for _ in range(n):
+            if self.match.over:
+                return
+            self.check_doubling_rules()
+            self.follow(step(self.match, self.rng, double_rate=0.1, resign_rate=0.08))
+
+    @rule()
+    def play_a_whole_game(self) -> None:
+        number = self.match.game_number
+        while not self.match.over and self.match.game_number == number:
+            self.check_doubling_rules()
+            self.follow(step(self.match, self.rng, double_rate=0.1, resign_rate=0.08))
+
+    @rule(
+        action=st.sampled_from(
+            ["roll", "double", "take", "pass_double", "beaver", "raccoon", "resign",
+             "accept_resignation", "reject_resignation", "opening_roll", "move"]
+        ),
+        player=st.integers(0, 1),
+        d1=st.integers(0, 7),
+        d2=st.integers(0, 7),
+    )
+    def try_anything(self, action: str, player: int, d1: int, d2: int) -> None:
+        """Any action at all: if refused, nothing changed; if accepted, it was legal."""
+        before = self.match.to_dict()
+        try:
+            if action == "roll":
+                events = self.match.roll(player, (d1, d2))
+            elif action == "opening_roll":
+                events = self.match.opening_roll(d1, d2)
+            elif action == "resign":
+                events = self.match.resign(player, GameResult(1 + d1 % 3))
+            elif action == "move":
+                events = self.match.move(player, [(d1 + 18, d1 + 18 - d2)])
+            else:
+                events = getattr(self.match, action)(player)
+        except RuleError:
+            assert self.match.to_dict() == before
+        else:
+            self.follow(events)
+
+    def check_doubling_rules(self) -> None:
+        game = self.match.game
+        if game.phase is not GamePhase.AWAITING_ROLL or game.turn is None:
+            return
+        player = game.turn
+        reason = game.double_refusal(player)
+        if self.match.crawford_game:
+            assert reason is ActionReason.CRAWFORD_GAME
+        if (
+            self.match.options.holland
+            and self.match.post_crawford
+            and self.match.score[player] < self.match.score[1 - player]
+            and game.turns_started[player] < 2
+        ):
+            assert reason is ActionReason.HOLLAND_RULE
+        if (
+            self.match.post_crawford
+            and not self.match.options.holland
+            and game.cube_owner in (None, player)
+        ):
+            assert reason is None  # post-Crawford doubling is allowed
+
+    # --- invariants ------------------------------------------------------------------
+
+    @invariant()
+    def cube_is_a_power_of_two(self) -> None:
+        cube = self.match.cube
+        assert cube >= 1 and cube & (cube - 1) == 0
+
+    @invariant()
+    def score_follows_the_model(self) -> None:
+        assert list(self.match.score) == self.score
+        length = self.match.options.length
+        if length is not None:
+            assert max(self.score) <= length
+            assert self.match.over == (length in self.score)
+        else:
+            assert not self.match.over
+
+    @invariant()
+    def crawford_at_most_once(self) -> None:
+        assert self.crawford_games <= 1
+        if self.match.options.length is None or not self.match.options.crawford:
+            assert self.crawford_games == 0
+
+    @invariant()
+    def checkers_are_conserved(self) -> None:
+        self.match.game.position_for(0).check()
+
+    @invariant()
+    def survives_a_json_round_trip(self) -> None:
+        saved = json.loads(json.dumps(self.match.to_dict()))
+        assert Match.from_dict(saved) == self.match
+
+
+MatchMachine.TestCase.settings = settings(
+    max_examples=30, stateful_step_count=30, deadline=None
+)
+TestMatchMachine = MatchMachine.TestCase
