@@ -287,7 +287,12 @@ class Oldmoves:
 
 @attrs.frozen
 class Toggle:
-    """`toggle [NAME ...]`: canonical toggle names; none means "list them"."""
+    """`toggle [NAME ...]`: canonical toggle names; none means "list them".
+
+    One unknown or ambiguous NAME refuses the whole line (`** Don't know how to toggle X`)
+    and nothing is toggled, where FIBS toggled the names before it; clients send one
+    name per line, so only a typo'd telnet line sees the difference.
+    """
 
     names: tuple[str, ...] = ()
 

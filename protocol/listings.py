@@ -254,10 +254,6 @@ class WhoisInfo:
     email: str | None = None
 
 
-def _idle_phrase(seconds: int) -> Text:
-    return Text.WHOIS_IDLE_SECONDS if seconds < 60 else Text.WHOIS_IDLE_MINUTES
-
-
 def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
     """`whois NAME`. The email line is last: KBackgammon reads up to it."""
     lines = [render(Text.WHOIS_HEADER, name=info.name)]
