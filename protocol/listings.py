@@ -29,7 +29,6 @@ __all__ = [
     "TOGGLE_BY_NAME",
     "TOGGLE_DEFAULTS",
     "TOGGLE_NAMES",
-    "YOU",
     "GameEntry",
     "RatingEntry",
     "Redoubles",
@@ -525,17 +524,16 @@ def ratings_lines(entries: Sequence[RatingEntry], own_name: str | None = None) -
 
 # --- away, waitfor, messages (§5.1, §5.2) ------------------------------------------------
 
-YOU: Final = "You"  # how the away list names the asker
-
-
 def away_lines(entries: Sequence[tuple[str, str]], own_name: str | None = None) -> list[str]:
     """`away` without text: who is away and why; the asker appears as `You`."""
     if not entries:
         return [Text.NOBODY_AWAY.value]
     lines = [Text.AWAY_LIST_HEADER.value]
     for name, message in entries:
-        shown = YOU if name == own_name else name
-        lines.append(render(Text.AWAY_LIST_ENTRY, name=shown, text=message))
+        if name == own_name:
+            lines.append(render(Text.AWAY_LIST_SELF, text=message))
+        else:
+            lines.append(render(Text.AWAY_LIST_ENTRY, name=name, text=message))
     return lines
 
 

@@ -604,6 +604,9 @@ class Text(enum.Enum):
     HELP_WHO = "who (w) [ready|playing|away|count|<user>|from <site>] - list the users online."
     HELP_WHOIS = "whois <user> - show information about <user>."
 
+    # away listing: the asker's own entry (§5.2, [HELP away]).
+    AWAY_LIST_SELF = "You: {text}"
+
     # --- the server's own answers: settings, information, limits (owned by fibsd) ---
     CANT_CHANGE_NAME = "** You're not supposed to change your name."
     SETTINGS_SAVED = "Settings saved."
