@@ -548,3 +548,13 @@ def test_arbitrary_login_lines_give_a_value_or_a_rejection(line: str) -> None:
         parse_login_line(line)
     except LoginRejected:
         pass
+
+
+def test_every_refusal_is_a_sentence_of_the_wording_table() -> None:
+    from protocol.wording import match_text
+
+    for line, error in ERRORS:
+        found = match_text(error)
+        assert found is not None, line
+    assert match_text("** Unknown command: 'xyz'") is not None
+    assert match_text("** first move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
