@@ -63,6 +63,17 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     """,
     # 2: the `ratings` list reads accounts by rating.
     "CREATE INDEX accounts_by_rating ON accounts (rating DESC, name)",
+    # 3: saved matches, one per pair of players (keys: lower-case names, sorted).
+    """
+    CREATE TABLE saved_matches (
+        player_low  TEXT NOT NULL,  -- the smaller of the two name keys
+        player_high TEXT NOT NULL,
+        data        TEXT NOT NULL,  -- JSON: the complete match state
+        saved_at    REAL NOT NULL,
+        PRIMARY KEY (player_low, player_high)
+    );
+    CREATE INDEX saved_matches_by_high ON saved_matches (player_high);
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -396,6 +407,49 @@ class Store:
         with self._write() as db:
             db.executemany("DELETE FROM messages WHERE id = ?", ((i,) for i in ids))
 
+    # --- saved matches ------------------------------------------------------------------
+
+    def save_match(self, name: str, other: str, data: dict[str, object], at: float) -> None:
+        """Store (or replace) the saved match between `name` and `other`."""
+        low, high = _pair_key(name, other)
+        text = json.dumps(data, separators=(",", ":"))
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO saved_matches (player_low, player_high, data, saved_at)"
+                " VALUES (?,?,?,?) ON CONFLICT (player_low, player_high)"
+                " DO UPDATE SET data = excluded.data, saved_at = excluded.saved_at",
+                (low, high, text, at),
+            )
+
+    def saved_match(self, name: str, other: str) -> dict[str, object] | None:
+        """The saved match between the two players, or None (also for unreadable data)."""
+        low, high = _pair_key(name, other)
+        rows = self._read(
+            "SELECT data FROM saved_matches WHERE player_low = ? AND player_high = ?", (low, high)
+        )
+        return _json_object(rows[0]["data"]) or None if rows else None
+
+    def delete_saved_match(self, name: str, other: str) -> None:
+        low, high = _pair_key(name, other)
+        with self._write() as db:
+            db.execute(
+                "DELETE FROM saved_matches WHERE player_low = ? AND player_high = ?", (low, high)
+            )
+
+    def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
+        """(opponent's name key, data) of every saved match `name` takes part in."""
+        key = name.lower()
+        rows = self._read(
+            "SELECT player_low, player_high, data FROM saved_matches"
+            " WHERE player_low = ? OR player_high = ? ORDER BY saved_at",
+            (key, key),
+        )
+        return [
+            (row["player_high"] if row["player_low"] == key else row["player_low"],
+             _json_object(row["data"]))
+            for row in rows
+        ]
+
     # --- lifetime ---------------------------------------------------------------------
 
     def close(self) -> None:
@@ -408,6 +462,11 @@ class Store:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _pair_key(name: str, other: str) -> tuple[str, str]:
+    first, second = name.lower(), other.lower()
+    return (first, second) if first <= second else (second, first)
 
 
 def _statements(script: str) -> Iterator[str]:
