@@ -153,6 +153,8 @@ class Session:
                 play.chat_in_game(self, command, out)
             case c.Message():
                 social.message(self, command, out)
+            case c.Messages():
+                social.show_messages(self, out)
             case c.Waitfor():
                 social.waitfor(self, command, out)
             case c.Gag():

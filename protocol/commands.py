@@ -222,6 +222,11 @@ class Message:
 
 
 @attrs.frozen
+class Messages:
+    """`message` without arguments: show the messages received since login."""
+
+
+@attrs.frozen
 class Waitfor:
     names: tuple[str, ...] = ()
 
@@ -507,7 +512,7 @@ class RepeatLast:
 
 Command: TypeAlias = (
     Blank | Name | Who | RawWho | Whois | Where | Tell | Shout | Say | Kibitz | Whisper
-    | Message | Waitfor | Gag | Blind | Away | Back | Invite | Join | Watch | Unwatch | Look
+    | Message | Messages | Waitfor | Gag | Blind | Away | Back | Invite | Join | Watch | Unwatch | Look
     | Oldboard | Oldmoves | Toggle | Set | Address | Password | Save | Show | Ratings | Last
     | Time | Date | Motd | About | Average | Dicetest | Version | Stat | Help | Clear | Erase
     | Shutdown | Port | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
@@ -635,7 +640,9 @@ def _parse_tell(rest: str) -> Command:
 
 def _parse_message(rest: str) -> Command:
     name, text = _split(rest)
-    if not name or not text:
+    if not name:
+        return Messages()  # `message` alone: the messages received since login
+    if not text:
         raise CommandError(Text.MESSAGE_USAGE.value)
     return Message(name, text)
 
@@ -1025,6 +1032,8 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("whisper", text)
         case Message(name, text):
             return f"message {name} {text}"
+        case Messages():
+            return "message"
         case Waitfor(names):
             return _join("waitfor", *names)
         case Gag(name):
