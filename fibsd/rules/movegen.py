@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .position import BAR, OFF, Position
+from .position import BAR, OFF, Position, Side
 
 __all__ = [
     "Move",
@@ -119,55 +119,279 @@ def single_moves(position: Position, die: int) -> list[Move]:
     return out
 
 
+RawMove = tuple[int, int, bool]
+Found = dict[tuple[Side, Side], tuple[RawMove, ...]]
+
+# NamedTuple construction goes through a Python-level __new__; the generator makes
+# thousands of these, so it builds them with tuple.__new__ directly (same objects).
+_new = tuple.__new__
+
+
+def _play(moves: tuple[RawMove, ...], me: Side, opp: Side) -> Play:
+    return _new(Play, (tuple([_new(Move, m) for m in moves]), _new(Position, (me, opp))))
+
+
+def _plays(found: Found) -> list[Play]:
+    return [_play(moves, key[0], key[1]) for key, moves in found.items()]
+
+
 def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
+    me0 = position.me
+    if me0[BAR] or sum(me0[7:]) < 2:
+        return _non_doubles_general(position, d1, d2)
+    # The common case: nothing on the bar and at least two checkers outside the home
+    # board, so no bear-off can happen within the roll, the opponent's blocks are fixed,
+    # and which points a die can move from changes only at the points a move touches.
+    opp0 = position.opp
+    me = list(me0)
+    src = {d: [p for p in range(24, d, -1) if me0[p] and opp0[25 - p + d] < 2] for d in (d1, d2)}
+    seen: set[tuple[int, int, int, int, int]] = set()
+    plays: list[Play] = []
+    for a, b in ((d1, d2), (d2, d1)):
+        srcs_b = src[b]
+        for p in src[a]:
+            t = p - a
+            hit1 = opp0[25 - t] == 1
+            me[p] -= 1
+            me[t] += 1
+            # sources for b: as before, less p if emptied, plus t if newly occupied
+            srcs = srcs_b if me[p] else [q for q in srcs_b if q != p]
+            if me[t] == 1 and t > b and opp0[25 - t + b] < 2:
+                srcs = srcs + [t]
+            for q in srcs:
+                u = q - b
+                hit2 = opp0[25 - u] == 1 and not (hit1 and u == t)
+                # The result is fixed by the net change of the mover's checkers and by
+                # the points hit, so this small key identifies it without building it.
+                mask = (hit1 << t) | (hit2 << u)
+                if q == t:  # one checker moved on: p -> u
+                    key = (p, u, -1, -1, mask)
+                elif u == p:  # q took the place p left: q -> t
+                    key = (q, t, -1, -1, mask)
+                elif p >= q:
+                    key = (p, q, t, u, mask) if t >= u else (p, q, u, t, mask)
+                else:
+                    key = (q, p, t, u, mask) if t >= u else (q, p, u, t, mask)
+                if key in seen:
+                    continue
+                seen.add(key)
+                me[q] -= 1
+                me[u] += 1
+                result = tuple(me)
+                me[u] -= 1
+                me[q] += 1
+                if mask:
+                    opp = list(opp0)
+                    for x in (t, u) if hit1 and hit2 else (t,) if hit1 else (u,):
+                        opp[25 - x] = 0
+                        opp[BAR] += 1
+                    opp_t = tuple(opp)
+                else:
+                    opp_t = opp0
+                plays.append(_play(((p, t, hit1), (q, u, hit2)), result, opp_t))
+            me[t] -= 1
+            me[p] += 1
+    if plays:
+        return plays
+    # no way to use both dice (rare): the general search applies the one-die rules
+    return _non_doubles_general(position, d1, d2)
+
+
+def _one_die(position: Position, d1: int, d2: int, singles: dict[int, Found]) -> list[Play]:
+    """Only one die can be used: the larger one if it can be, else the smaller."""
+    larger = d1 if d1 > d2 else d2
+    smaller = d2 if larger == d1 else d1
+    chosen = singles[larger] or singles[smaller]
+    if chosen:
+        return _plays(chosen)
+    return [Play((), position)]
+
+
+def _non_doubles_general(position: Position, d1: int, d2: int) -> list[Play]:
+    """Any position, including the bar and bear-offs."""
     me = list(position.me)
     opp = list(position.opp)
     outside0 = _outside(me)
-    full: dict[Position, tuple[Move, ...]] = {}
-    singles: dict[int, dict[Position, tuple[Move, ...]]] = {d1: {}, d2: {}}
+    full: Found = {}
+    singles: dict[int, Found] = {d1: {}, d2: {}}
     for a, b in ((d1, d2), (d2, d1)):
         for p in _sources(me, opp, a, outside0):
             t, hit = _apply(me, opp, p, a)
-            m1 = Move(p, t, hit)
             outside1 = outside0 - 1 if p > 6 >= t else outside0
             srcs = _sources(me, opp, b, outside1) if me[OFF] < 15 else []
             if srcs:
                 for q in srcs:
                     u, hit2 = _apply(me, opp, q, b)
-                    key = Position(tuple(me), tuple(opp))
+                    key = (tuple(me), tuple(opp))
                     if key not in full:
-                        full[key] = (m1, Move(q, u, hit2))
+                        full[key] = ((p, t, hit), (q, u, hit2))
                     _undo(me, opp, q, u, hit2)
             elif not full:
-                key = Position(tuple(me), tuple(opp))
-                singles[a].setdefault(key, (m1,))
+                singles[a].setdefault((tuple(me), tuple(opp)), ((p, t, hit),))
             _undo(me, opp, p, t, hit)
     if full:
-        return [Play(m, k) for k, m in full.items()]
-    larger = d1 if d1 > d2 else d2
-    smaller = d2 if larger == d1 else d1
-    # only one die can be used: the larger one if it can be, else the smaller
-    chosen = singles[larger] or singles[smaller]
-    if chosen:
-        return [Play(m, k) for k, m in chosen.items()]
-    return [Play((), position)]
+        return _plays(full)
+    return _one_die(position, d1, d2, singles)
 
 
 def _doubles(position: Position, d: int) -> list[Play]:
     me = list(position.me)
     opp = list(position.opp)
-    found: dict[Position, tuple[Move, ...]] = {}
+    entered: list[RawMove] = []
+    if me[BAR]:
+        # entering is forced: as many checkers as the roll allows, all from the bar
+        if opp[d] >= 2:
+            return [Play((), position)]
+        t = 25 - d
+        while me[BAR] and len(entered) < 4:
+            hit = opp[d] == 1
+            me[BAR] -= 1
+            me[t] += 1
+            if hit:
+                opp[d] = 0
+                opp[BAR] += 1
+            entered.append((BAR, t, hit))
+    left = 4 - len(entered)
+    if not left or me[BAR]:
+        return _plays({(tuple(me), tuple(opp)): tuple(entered)})
+    if sum(me[7:]) < left:
+        return _doubles_general(Position(tuple(me), tuple(opp)), d, left, entered)
+    # No bear-off can happen within the roll (enough checkers stay outside), and the
+    # opponent's blocks never change, so the points a d can move from are fixed: only
+    # whether a checker stands there changes. Moves are generated with non-increasing
+    # source points (i, j, k, l below), which reaches every result.
+    movable = [p for p in range(24, d, -1) if opp[25 - p + d] < 2]
+    n = len(movable)
+    opp0 = tuple(opp)
+    hits = 0
+    # Every result comes from exactly one non-increasing sequence of source points (the
+    # result is fixed by the multiset of sources when all moves have one size and no
+    # checker bears off), so no deduplication is needed: each leaf is a new result.
+    found: list[list[tuple[tuple[RawMove, ...], Side, Side]]] = [[], [], [], [], []]
+    e = tuple(entered)
+
+    for i in range(n):
+        p1 = movable[i]
+        if not me[p1]:
+            continue
+        t1 = p1 - d
+        me[p1] -= 1
+        me[t1] += 1
+        h1 = opp[25 - t1] == 1
+        if h1:
+            opp[25 - t1] = 0
+            opp[BAR] += 1
+            hits += 1
+        m1 = (p1, t1, h1)
+        deeper1 = False
+        if left > 1:
+            for j in range(i, n):
+                p2 = movable[j]
+                if not me[p2]:
+                    continue
+                deeper1 = True
+                t2 = p2 - d
+                me[p2] -= 1
+                me[t2] += 1
+                h2 = opp[25 - t2] == 1
+                if h2:
+                    opp[25 - t2] = 0
+                    opp[BAR] += 1
+                    hits += 1
+                m2 = (p2, t2, h2)
+                deeper2 = False
+                if left > 2:
+                    for k in range(j, n):
+                        p3 = movable[k]
+                        if not me[p3]:
+                            continue
+                        deeper2 = True
+                        t3 = p3 - d
+                        me[p3] -= 1
+                        me[t3] += 1
+                        h3 = opp[25 - t3] == 1
+                        if h3:
+                            opp[25 - t3] = 0
+                            opp[BAR] += 1
+                            hits += 1
+                        m3 = (p3, t3, h3)
+                        deeper3 = False
+                        if left > 3:
+                            for q in range(k, n):
+                                p4 = movable[q]
+                                if not me[p4]:
+                                    continue
+                                deeper3 = True
+                                t4 = p4 - d
+                                me[p4] -= 1
+                                me[t4] += 1
+                                if opp[25 - t4] == 1:
+                                    opp[25 - t4] = 0
+                                    opp[BAR] += 1
+                                    found[4].append(
+                                        (e + (m1, m2, m3, (p4, t4, True)), tuple(me), tuple(opp))
+                                    )
+                                    opp[BAR] -= 1
+                                    opp[25 - t4] = 1
+                                else:
+                                    found[4].append(
+                                        (
+                                            e + (m1, m2, m3, (p4, t4, False)),
+                                            tuple(me),
+                                            tuple(opp) if hits else opp0,
+                                        )
+                                    )
+                                me[t4] -= 1
+                                me[p4] += 1
+                        if not deeper3 and not found[4]:
+                            found[3].append((e + (m1, m2, m3), tuple(me), tuple(opp)))
+                        if h3:
+                            opp[BAR] -= 1
+                            opp[25 - t3] = 1
+                            hits -= 1
+                        me[t3] -= 1
+                        me[p3] += 1
+                if not deeper2 and not found[4] and not found[3]:
+                    found[2].append((e + (m1, m2), tuple(me), tuple(opp)))
+                if h2:
+                    opp[BAR] -= 1
+                    opp[25 - t2] = 1
+                    hits -= 1
+                me[t2] -= 1
+                me[p2] += 1
+        if not deeper1 and not found[4] and not found[3] and not found[2]:
+            found[1].append((e + (m1,), tuple(me), tuple(opp)))
+        if h1:
+            opp[BAR] -= 1
+            opp[25 - t1] = 1
+            hits -= 1
+        me[t1] -= 1
+        me[p1] += 1
+    for depth in (4, 3, 2, 1):
+        if found[depth]:
+            return [_play(moves, r_me, r_opp) for moves, r_me, r_opp in found[depth]]
+    return [_play(e, tuple(me), tuple(opp))]
+
+
+def _doubles_general(
+    position: Position, d: int, left: int = 4, entered: list[RawMove] | None = None
+) -> list[Play]:
+    """Any position: a recursive search with do/undo (bear-offs, few checkers left)."""
+    me = list(position.me)
+    opp = list(position.opp)
+    found: Found = {}
     best = [0]
-    moves: list[Move] = []
+    moves: list[RawMove] = list(entered or ())
+    base = len(moves)
 
     def search(max_from: int, left: int, outside: int) -> None:
         srcs: list[int] = []
         if left and me[OFF] < 15:
             srcs = [p for p in _sources(me, opp, d, outside) if p <= max_from]
         if not srcs:
-            n = len(moves)
+            n = len(moves) - base
             if n >= best[0]:
-                key = Position(tuple(me), tuple(opp))
+                key = (tuple(me), tuple(opp))
                 if n > best[0]:
                     best[0] = n
                     found.clear()
@@ -176,13 +400,13 @@ def _doubles(position: Position, d: int) -> list[Play]:
             return
         for p in srcs:
             t, hit = _apply(me, opp, p, d)
-            moves.append(Move(p, t, hit))
+            moves.append((p, t, hit))
             search(p, left - 1, outside - 1 if p > 6 >= t else outside)
             moves.pop()
             _undo(me, opp, p, t, hit)
 
-    search(BAR, 4, _outside(me))
-    return [Play(m, k) for k, m in found.items()]
+    search(BAR, left, _outside(me))
+    return _plays(found)
 
 
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
