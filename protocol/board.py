@@ -37,7 +37,7 @@ class Colour(enum.IntEnum):
     """A side, with FIBS' number for it (board fields colour and turn)."""
 
     X = -1
-    O = 1  # noqa: E741 - the FIBS name of the side
+    O = 1
 
     @property
     def direction(self) -> int:
@@ -164,7 +164,7 @@ class BoardLine:
         numbers: list[int] = []
         for index, field in enumerate(fields[3:], start=3):
             # int() would accept "+1", " 1" and "1_0"; clients' regexes accept only -?digits.
-            digits = field[1:] if field.startswith("-") else field
+            digits = field.removeprefix("-")
             if not digits.isascii() or not digits.isdigit():
                 raise BoardLineError(f"field {index} must be an integer, got {field!r}")
             numbers.append(int(field))

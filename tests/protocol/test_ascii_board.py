@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 
 from protocol.ascii_board import render_ascii_board
-from protocol.board import UNLIMITED_MATCH_LENGTH, YOU, BoardLine, Checkers, Colour, build_board_line
+from protocol.board import (
+    UNLIMITED_MATCH_LENGTH,
+    YOU,
+    BoardLine,
+    Checkers,
+    Colour,
+    build_board_line,
+)
 from tests.protocol.test_board import board_lines
 
 OPENING_O_VIEW_STYLE_1 = [
@@ -114,7 +121,7 @@ def test_every_generated_board_has_the_fixed_geometry(board: BoardLine) -> None:
     for style, count in ((1, 15), (2, 17)):
         lines = render_ascii_board(board, style=style)
         assert len(lines) == count
-        rows = [line for line in lines if line.startswith("   |") or line.startswith("  v|")]
+        rows = [line for line in lines if line.startswith(("   |", "  v|"))]
         assert len(rows) == 11
         for row in rows:
             assert row[3] == "|" and row[22] == "|" and row[26] == "|" and row[46] == "|"

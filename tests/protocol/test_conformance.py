@@ -44,10 +44,17 @@ from protocol.messages import (
     YouWhisper,
     render_lines,
 )
-from protocol.wording import LINE_FRAGMENTS, Text, banner_lines, goodbye_lines, guest_lines, render
+from protocol.wording import (
+    LINE_FRAGMENTS,
+    Text,
+    banner_lines,
+    goodbye_lines,
+    guest_lines,
+    render,
+)
 from tests.protocol.test_board import board_lines
 from tests.protocol.test_messages import clip_messages
-from tests.protocol.test_wording import field_values
+from tests.protocol.test_wording import command_section, field_values
 
 T = Text
 NAME = r"[a-zA-Z_<>]+"  # FCM's name class
@@ -398,15 +405,7 @@ FCM_EXPECTED: dict[Text, str] = {
 FCM_ORDINAL_DEPENDENT = {T.MUST_ENTER_FROM_BAR: "MUST_ENTER_FROM_BAR"}
 
 
-def _sibling_section() -> set[Text]:
-    source = wording.__file__
-    with open(source) as file:
-        section = file.read().split("# --- commands, their errors and listings")[1]
-    section = section.split("\n\n\n")[0]
-    return {text for text in Text if re.search(rf"^    {text.name} = ", section, re.M)}
-
-
-OWN_LINES = sorted(set(Text) - LINE_FRAGMENTS - _sibling_section(), key=lambda text: text.name)
+OWN_LINES = sorted(set(Text) - LINE_FRAGMENTS - command_section(), key=lambda text: text.name)
 
 
 # Values as the server produces them (the wording tests use any numbers).
@@ -447,7 +446,7 @@ def test_fcm_classifies_every_sentence_as_the_intended_message(case: tuple[Text,
 def test_fcm_expectations_name_only_real_cookies() -> None:
     cookies = {cookie for table in _FCM_COMPILED.values() for cookie, _ in table}
     assert set(FCM_EXPECTED.values()) <= cookies
-    assert set(FCM_EXPECTED) <= set(OWN_LINES) | _sibling_section()
+    assert set(FCM_EXPECTED) <= set(OWN_LINES) | command_section()
 
 
 # --- §10.2-10.5: Gibbon, KBackgammon, MatchDog, GammonBot --------------------------------------
