@@ -74,6 +74,24 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     CREATE INDEX saved_matches_by_high ON saved_matches (player_high);
     """,
+    # 4: match records, one per finished match, kept for `.mat` export.
+    """
+    CREATE TABLE match_records (
+        id          INTEGER PRIMARY KEY,
+        player0     TEXT NOT NULL,  -- names as spelt; player 0 invited player 1
+        player1     TEXT NOT NULL,
+        length      INTEGER,        -- NULL: unlimited
+        score0      INTEGER NOT NULL,
+        score1      INTEGER NOT NULL,
+        winner      INTEGER,        -- 0, 1 or NULL (an unlimited match has no winner)
+        data        TEXT NOT NULL,  -- JSON: Match.to_dict() with every game's history
+        started_at  REAL,
+        finished_at REAL NOT NULL
+    );
+    -- A player's records are looked up by name in any case (`list-matches`, `export`).
+    CREATE INDEX match_records_by_player0 ON match_records (player0 COLLATE NOCASE, id);
+    CREATE INDEX match_records_by_player1 ON match_records (player1 COLLATE NOCASE, id);
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -98,6 +116,40 @@ class NoSuchAccount(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.name = name
+
+
+@attrs.frozen
+class MatchRecord:
+    """A finished match as stored: who played (player 0 invited), length (None =
+    unlimited), final score, winner (None for an unlimited match) and the complete
+    `Match.to_dict()` data, from which `fibsd.matfile` writes the `.mat` file."""
+
+    id: int
+    players: tuple[str, str]
+    length: int | None
+    score: tuple[int, int]
+    winner: int | None
+    data: dict[str, object]
+    started_at: float | None
+    finished_at: float
+
+
+_RECORD_COLUMNS: Final = (
+    "id, player0, player1, length, score0, score1, winner, data, started_at, finished_at"
+)
+
+
+def _record_from_row(row: sqlite3.Row) -> MatchRecord:
+    return MatchRecord(
+        id=row["id"],
+        players=(row["player0"], row["player1"]),
+        length=row["length"],
+        score=(row["score0"], row["score1"]),
+        winner=row["winner"],
+        data=_json_object(row["data"]),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
 
 
 @attrs.frozen
@@ -449,6 +501,52 @@ class Store:
              _json_object(row["data"]))
             for row in rows
         ]
+
+    # --- match records -----------------------------------------------------------------
+
+    def record_match(
+        self,
+        *,
+        players: tuple[str, str],
+        match_data: dict[str, object],
+        length: int | None,
+        score: tuple[int, int],
+        winner: int | None,
+        started_at: float | None,
+        finished_at: float,
+    ) -> int:
+        """Keep a finished match (`match_data` is `Match.to_dict()`); its record id."""
+        if winner not in (0, 1, None):
+            raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
+        text = json.dumps(match_data, separators=(",", ":"))
+        with self._write() as db:
+            cursor = db.execute(
+                f"INSERT INTO match_records ({_RECORD_COLUMNS})"
+                " VALUES (NULL,?,?,?,?,?,?,?,?,?)",
+                (players[0], players[1], length, score[0], score[1], winner, text,
+                 started_at, finished_at),
+            )
+            record_id = cursor.lastrowid
+            assert record_id is not None
+            return record_id
+
+    def match_record(self, record_id: int) -> MatchRecord | None:
+        """The match record with this id, or None."""
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM match_records WHERE id = ?", (record_id,)
+        )
+        return _record_from_row(rows[0]) if rows else None
+
+    def match_records_of(self, name: str, limit: int = 20) -> list[MatchRecord]:
+        """The last `limit` finished matches `name` (any case) played, newest first."""
+        # A UNION of the two indexed lookups rather than `OR`, which would scan the table.
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM match_records WHERE player0 = ? COLLATE NOCASE"
+            f" UNION SELECT {_RECORD_COLUMNS} FROM match_records"
+            " WHERE player1 = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?",
+            (name, name, max(limit, 0)),
+        )
+        return [_record_from_row(row) for row in rows]
 
     # --- lifetime ---------------------------------------------------------------------
 

@@ -1,0 +1,120 @@
+"""Match records in the store (migration 4): kept, read back, listed per player."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from fibsd.rules import GameResult, Match, MatchOptions
+from fibsd.store import SCHEMA_VERSION, MatchRecord, Store
+
+
+def _finished_one_point_match() -> Match:
+    match = Match(MatchOptions(length=1))
+    match.opening_roll(3, 1)
+    match.resign(1, GameResult.SINGLE)
+    match.accept_resignation(0)
+    assert match.over and match.score == (1, 0)
+    return match
+
+
+def _record(store: Store, players: tuple[str, str], at: float) -> int:
+    match = _finished_one_point_match()
+    return store.record_match(
+        players=players, match_data=match.to_dict(), length=1, score=match.score,
+        winner=match.winner, started_at=at - 60.0, finished_at=at,
+    )
+
+
+def test_a_record_round_trips_and_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    match = _finished_one_point_match()
+    with Store.open(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION >= 4
+        record_id = store.record_match(
+            players=("Alice", "bob"), match_data=match.to_dict(), length=1,
+            score=match.score, winner=0, started_at=100.0, finished_at=160.0,
+        )
+    with Store.open(path) as store:
+        record = store.match_record(record_id)
+    assert record == MatchRecord(
+        id=record_id, players=("Alice", "bob"), length=1, score=(1, 0), winner=0,
+        data=match.to_dict(), started_at=100.0, finished_at=160.0,
+    )
+    # The stored data restores the very match, history included.
+    assert Match.from_dict(dict(record.data)) == match
+
+
+def test_unknown_id_is_none(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "db.sqlite") as store:
+        assert store.match_record(1) is None
+        assert store.match_record(-5) is None
+
+
+def test_unlimited_match_has_no_length_and_no_winner(tmp_path: Path) -> None:
+    match = Match(MatchOptions(length=None))
+    with Store.open(tmp_path / "db.sqlite") as store:
+        record_id = store.record_match(
+            players=("a", "b"), match_data=match.to_dict(), length=None, score=(0, 0),
+            winner=None, started_at=None, finished_at=5.0,
+        )
+        record = store.match_record(record_id)
+    assert record is not None
+    assert (record.length, record.winner, record.started_at) == (None, None, None)
+
+
+def test_bad_winner_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "db.sqlite") as store:
+        with pytest.raises(ValueError):
+            store.record_match(
+                players=("a", "b"), match_data={}, length=1, score=(1, 0), winner=2,
+                started_at=None, finished_at=1.0,
+            )
+        assert store.match_records_of("a") == []
+
+
+def test_records_of_a_player_newest_first_in_any_case_with_limit(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "db.sqlite") as store:
+        first = _record(store, ("Alice", "bob"), 1000.0)
+        _record(store, ("carol", "dave"), 1001.0)
+        second = _record(store, ("Bob", "ALICE"), 1002.0)
+        third = _record(store, ("alice", "carol"), 1003.0)
+        assert [r.id for r in store.match_records_of("ALICE")] == [third, second, first]
+        assert [r.id for r in store.match_records_of("alice", limit=2)] == [third, second]
+        assert [r.id for r in store.match_records_of("bob")] == [second, first]
+        # Names are kept as spelt when recorded.
+        assert store.match_records_of("bob")[0].players == ("Bob", "ALICE")
+        assert store.match_records_of("nobody") == []
+        assert store.match_records_of("alice", limit=0) == []
+
+
+def test_migration_4_upgrades_a_version_3_file(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    # A file at version 3, as the previous release left it.
+    with Store.open(path) as store:
+        store.save_match("a", "b", {"score": [1, 0]}, 1.0)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE match_records")
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    with Store.open(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+        assert store.saved_match("a", "b") == {"score": [1, 0]}  # untouched
+        record_id = _record(store, ("a", "b"), 2.0)
+        assert store.match_record(record_id) is not None
+
+
+def test_player_lookup_uses_the_indexes(tmp_path: Path) -> None:
+    # A busy server accumulates many records; listing one player's must not scan them all.
+    with Store.open(tmp_path / "db.sqlite") as store:
+        plan = store._read(
+            "EXPLAIN QUERY PLAN SELECT id FROM match_records WHERE player0 = ? COLLATE NOCASE"
+            " UNION SELECT id FROM match_records WHERE player1 = ? COLLATE NOCASE"
+            " ORDER BY id DESC LIMIT 5",
+            ("a", "a"),
+        )
+    details = " ".join(str(row["detail"]) for row in plan)
+    assert "match_records_by_player0" in details and "match_records_by_player1" in details
