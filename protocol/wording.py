@@ -749,6 +749,7 @@ def _template(text: Text) -> _Template:
     return _Template(tuple(pieces))
 
 
+@functools.cache
 def template_fields(text: Text) -> tuple[str, ...]:
     """The names of `text`'s fields, in order of first appearance."""
     return tuple(dict.fromkeys(field.name for field in _template(text).fields))
@@ -775,6 +776,8 @@ def render(text: Text, /, **fields: object) -> str:
 
 def format_fields(text: Text, /, **fields: object) -> dict[str, str]:
     """Each field as it appears in the rendered line (the form `match_text` returns)."""
+    if _is_plain(text) and all(isinstance(value, str) for value in fields.values()):
+        return {name: str(fields[name]) for name in template_fields(text)}  # already so
     formatted: dict[str, str] = {}
     for field in _template(text).fields:
         value = _format_field(fields[field.name], field)
@@ -785,6 +788,12 @@ def format_fields(text: Text, /, **fields: object) -> dict[str, str]:
 def _is_padded(field: _Field) -> bool:
     parsed = _FORMAT_SPEC.match(field.spec)
     return parsed is not None and parsed["width"] is not None and not parsed["zero"]
+
+
+@functools.cache
+def _is_plain(text: Text) -> bool:
+    """No field has a format spec: a string value appears in the line as it is."""
+    return not any(field.spec for field in _template(text).fields)
 
 
 def _field_regex(field: _Field, *, last: bool) -> str:
@@ -848,43 +857,53 @@ def _index_key(text: Text) -> tuple[str, ...]:
     return tuple(key)
 
 
+@attrs.frozen
+class _Candidate:
+    rank: int  # lower = more specific: more literal characters, then earlier member
+    text: Text
+    regex: re.Pattern[str]
+
+
 @functools.cache
-def _index() -> Mapping[tuple[str, ...], tuple[Text, ...]]:
-    buckets: dict[tuple[str, ...], list[Text]] = {}
-    for text in Text:
+def _index() -> Mapping[tuple[str, ...], tuple[_Candidate, ...]]:
+    # Each template has exactly one key, so buckets never share a member.
+    buckets: dict[tuple[str, ...], list[_Candidate]] = {}
+    for order, text in enumerate(Text):
         if text in LINE_FRAGMENTS:
             continue  # never a whole line
-        buckets.setdefault(_index_key(text), []).append(text)
-    return {key: tuple(texts) for key, texts in buckets.items()}
+        # More literal characters = more specific ("** Gagged users: none" beats
+        # "** Gagged users: {names}"); ties go to the earlier member.
+        rank = -_template(text).literal_length * len(Text) + order
+        buckets.setdefault(_index_key(text), []).append(_Candidate(rank, text, pattern(text)))
+    return {key: tuple(bucket) for key, bucket in buckets.items()}
 
 
-@functools.cache
-def _specificity(text: Text) -> tuple[int, int]:
-    # More literal characters = more specific ("** Gagged users: none" beats
-    # "** Gagged users: {names}"); ties go to the earlier member.
-    return (-_template(text).literal_length, _ORDER[text])
+def _candidates(line: str) -> list[_Candidate]:
+    words = line.split(" ", _INDEX_WORDS)[:_INDEX_WORDS]
+    words += [_END] * (_INDEX_WORDS - len(words))
+    index = _index()
+    found: list[_Candidate] = []
+    for key in itertools.product(*((word, _WILDCARD) for word in words)):
+        found += index.get(key, ())
+    found.sort(key=_rank)
+    return found
 
 
-_ORDER: Final[Mapping[Text, int]] = {text: position for position, text in enumerate(Text)}
+def _rank(candidate: _Candidate) -> int:
+    return candidate.rank
 
 
 def candidates(line: str) -> list[Text]:
     """The members whose literal words fit `line`'s first words, most specific first."""
-    words = line.split(" ", _INDEX_WORDS)[:_INDEX_WORDS]
-    words += [_END] * (_INDEX_WORDS - len(words))
-    index = _index()
-    found: set[Text] = set()
-    for key in itertools.product(*((word, _WILDCARD) for word in words)):
-        found.update(index.get(key, ()))
-    return sorted(found, key=_specificity)
+    return [candidate.text for candidate in _candidates(line)]
 
 
 def match_text(line: str) -> tuple[Text, dict[str, str]] | None:
     """The member `line` is an instance of, with its fields as they appear; None if none."""
-    for text in candidates(line):
-        found = pattern(text).fullmatch(line)
+    for candidate in _candidates(line):
+        found = candidate.regex.fullmatch(line)
         if found is not None:
-            return text, found.groupdict()
+            return candidate.text, found.groupdict()
     return None
 
 
