@@ -10,7 +10,7 @@ sessions, sockets or line terminators (the framing layer adds CRLF).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import ClassVar, Final, Literal, TypeAlias
+from typing import ClassVar, Final, Literal, TypeAlias, TypeGuard
 
 import attrs
 
@@ -471,14 +471,6 @@ ClipMessage: TypeAlias = (
     | YouShout | YouWhisper | YouKibitz | Alert
 )
 
-_CLIP_PARSERS: Final[Mapping[str, Callable[[str], ClipMessage]]] = {
-    str(cls.number): cls.from_clip  # type: ignore[misc]
-    for cls in (
-        Welcome, OwnInfo, MotdBegin, MotdEnd, WhoInfo, WhoInfoEnd, LoginNotice, LogoutNotice,
-        Message, MessageDelivered, MessageSaved, Says, Shouts, Whispers, Kibitzes, YouSay,
-        YouShout, YouWhisper, YouKibitz, Alert,
-    )
-}
 
 
 # --- everything else the server says ---
@@ -538,7 +530,19 @@ class UnknownLine:
 
 
 ServerMessage: TypeAlias = ClipMessage | TextLine | BoardMessage | UnknownLine
-ServerEvent: TypeAlias = ServerMessage
+ServerEvent: TypeAlias = ServerMessage  # what parse_server_line gives: the same types
+
+CLIP_MESSAGE_TYPES: Final = (
+    Welcome, OwnInfo, MotdBegin, MotdEnd, WhoInfo, WhoInfoEnd, LoginNotice, LogoutNotice,
+    Message, MessageDelivered, MessageSaved, Says, Shouts, Whispers, Kibitzes, YouSay,
+    YouShout, YouWhisper, YouKibitz, Alert,
+)
+SERVER_MESSAGE_TYPES: Final = (*CLIP_MESSAGE_TYPES, TextLine, BoardMessage, UnknownLine)
+
+
+def is_server_message(value: object) -> TypeGuard[ServerMessage]:
+    """Whether `value` is something `render_lines` can render (for loosely typed queues)."""
+    return isinstance(value, SERVER_MESSAGE_TYPES)
 
 
 def render_lines(
@@ -561,6 +565,12 @@ def render_lines(
             return [Says(message.name, message.text).clip_line()]
         case _:
             return [message.clip_line()] if clip else message.telnet_lines()
+
+
+_CLIP_PARSERS: Final[Mapping[str, Callable[[str], ClipMessage]]] = {
+    str(cls.number): cls.from_clip  # type: ignore[misc]
+    for cls in CLIP_MESSAGE_TYPES
+}
 
 
 def parse_server_line(line: str) -> ServerEvent:

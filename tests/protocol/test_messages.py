@@ -35,6 +35,7 @@ from protocol.messages import (
     YouSay,
     YouShout,
     YouWhisper,
+    is_server_message,
     parse_server_line,
     render_lines,
 )
@@ -272,3 +273,13 @@ def test_parse_server_line_never_raises(line: str) -> None:
 )
 def test_malformed_clip_and_board_lines_never_raise(line: str) -> None:
     parse_server_line(line)
+
+
+@given(server_messages)
+def test_every_message_is_recognised_as_a_server_message(message: ServerMessage) -> None:
+    assert is_server_message(message)
+
+
+def test_other_values_are_not_server_messages() -> None:
+    for value in [None, "bob rolls 3 and 5.", Text.ROLLS, ["6"], BoardLine.decode(EXAMPLE_START)]:
+        assert not is_server_message(value)
