@@ -122,6 +122,27 @@ class Game:
         self._won: GameWon | None = None
         self._history: list[Event] = []
 
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        turn: int,
+        rules: CubeRules | None = None,
+        cube: Cube | None = None,
+    ) -> Game:
+        """A game set up in `position` with `turn` (whose side is `position.me`) about to
+        roll: for tests, problems and bots; no history before this point."""
+        _check_player(turn)
+        position.check()
+        game = cls(rules)
+        game._sides[turn] = position.me
+        game._sides[1 - turn] = position.opp
+        game._turn = turn
+        game._phase = GamePhase.AWAITING_ROLL
+        if cube is not None:
+            game._cube = cube
+        return game
+
     # --- queries ---------------------------------------------------------------------
 
     @property

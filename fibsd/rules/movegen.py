@@ -123,12 +123,17 @@ RawMove = tuple[int, int, bool]
 Found = dict[tuple[Side, Side], tuple[RawMove, ...]]
 
 # NamedTuple construction goes through a Python-level __new__; the generator makes
-# thousands of these, so it builds them with tuple.__new__ directly (same objects).
+# thousands of plays, so it builds them with tuple.__new__ directly (same objects), and
+# takes each Move from a table of all 26 x 26 x 2 possible ones instead of creating it.
 _new = tuple.__new__
+_MOVES: dict[RawMove, Move] = {
+    (f, t, h): Move(f, t, h) for f in range(BAR + 1) for t in range(BAR + 1) for h in (False, True)
+}
+_move = _MOVES.__getitem__
 
 
 def _play(moves: tuple[RawMove, ...], me: Side, opp: Side) -> Play:
-    return _new(Play, (tuple([_new(Move, m) for m in moves]), _new(Position, (me, opp))))
+    return _new(Play, (tuple(map(_move, moves)), _new(Position, (me, opp))))
 
 
 def _plays(found: Found) -> list[Play]:
@@ -145,7 +150,7 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
     opp0 = position.opp
     me = list(me0)
     src = {d: [p for p in range(24, d, -1) if me0[p] and opp0[25 - p + d] < 2] for d in (d1, d2)}
-    seen: set[tuple[int, int, int, int, int]] = set()
+    seen: set[int] = set()
     plays: list[Play] = []
     for a, b in ((d1, d2), (d2, d1)):
         srcs_b = src[b]
@@ -163,15 +168,17 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
                 hit2 = opp0[25 - u] == 1 and not (hit1 and u == t)
                 # The result is fixed by the net change of the mover's checkers and by
                 # the points hit, so this small key identifies it without building it.
+                # Packed into one int (points are 1..24 here, 0 stands for "none"):
+                # source points high and low, target points high and low, hit mask.
                 mask = (hit1 << t) | (hit2 << u)
                 if q == t:  # one checker moved on: p -> u
-                    key = (p, u, -1, -1, mask)
+                    key = (p * 15625 + u * 25) | mask << 20
                 elif u == p:  # q took the place p left: q -> t
-                    key = (q, t, -1, -1, mask)
+                    key = (q * 15625 + t * 25) | mask << 20
                 elif p >= q:
-                    key = (p, q, t, u, mask) if t >= u else (p, q, u, t, mask)
+                    key = (p * 15625 + q * 625 + (t * 25 + u if t >= u else u * 25 + t)) | mask << 20
                 else:
-                    key = (q, p, t, u, mask) if t >= u else (q, p, u, t, mask)
+                    key = (q * 15625 + p * 625 + (t * 25 + u if t >= u else u * 25 + t)) | mask << 20
                 if key in seen:
                     continue
                 seen.add(key)

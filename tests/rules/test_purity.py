@@ -1,0 +1,42 @@
+"""fibsd.rules stays pure: no I/O, no clock, no randomness, no other fibsd ring."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import fibsd.rules
+
+PACKAGE = Path(fibsd.rules.__file__).parent
+ALLOWED = {"__future__", "enum", "typing", "collections", "itertools", "attrs"}
+
+
+def test_sources_import_only_the_allowed_modules() -> None:
+    found: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] not in ALLOWED:
+                    found.setdefault(path.name, set()).add(name)
+    assert found == {}
+
+
+def test_importing_the_rules_loads_no_io_or_other_ring() -> None:
+    code = (
+        "import sys, fibsd.rules; "
+        "print(sorted(m for m in ('trio', 'socket', 'asyncio', 'random', 'protocol', "
+        "'fibsd.server', 'fibsd.session', 'fibsd.registry') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
