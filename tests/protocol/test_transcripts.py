@@ -22,7 +22,13 @@ from protocol.wording import Text
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 # Session mode of each transcript's recipient: CLIP login or telnet.
-CLIP_MODE = {"clip-login.txt": True, "telnet-login.txt": False, "short-game.txt": True}
+CLIP_MODE = {
+    "clip-login.txt": True,
+    "telnet-login.txt": False,
+    "short-game.txt": True,
+    "watching.txt": True,
+    "guest-registration.txt": False,
+}
 PASSWORD_PROMPTS = {
     Text.PASSWORD_PROMPT, Text.GIVE_PASSWORD_PROMPT, Text.RETYPE_PASSWORD_PROMPT,
     Text.PASSWORDS_NOT_IDENTICAL_PROMPT,
