@@ -147,61 +147,90 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
     # The common case: nothing on the bar and at least two checkers outside the home
     # board, so no bear-off can happen within the roll, the opponent's blocks are fixed,
     # and which points a die can move from changes only at the points a move touches.
+    #
+    # Every play is generated once with the dice in the order (d1, d2). With (d2, d1)
+    # only one checker moving on with both dice can give anything new: two different
+    # checkers could have moved in the other order too. Two plays of the first order
+    # reach the same result only when one checker moves on (p -> t -> u) and when a
+    # checker fills the point another left (q -> p, p -> t); those, and the chains of
+    # the second order, are told apart by a small key: the net move and the hit points.
     opp0 = position.opp
     me = list(me0)
-    src = {d: [p for p in range(24, d, -1) if me0[p] and opp0[25 - p + d] < 2] for d in (d1, d2)}
+    src1 = [p for p in range(24, d1, -1) if me0[p] and opp0[25 - p + d1] < 2]
+    src2 = [p for p in range(24, d2, -1) if me0[p] and opp0[25 - p + d2] < 2]
     seen: set[int] = set()
     plays: list[Play] = []
-    for a, b in ((d1, d2), (d2, d1)):
-        srcs_b = src[b]
-        for p in src[a]:
-            t = p - a
-            hit1 = opp0[25 - t] == 1
-            me[p] -= 1
-            me[t] += 1
-            # sources for b: as before, less p if emptied, plus t if newly occupied
-            srcs = srcs_b if me[p] else [q for q in srcs_b if q != p]
-            if me[t] == 1 and t > b and opp0[25 - t + b] < 2:
-                srcs = srcs + [t]
-            for q in srcs:
-                u = q - b
-                hit2 = opp0[25 - u] == 1 and not (hit1 and u == t)
-                # The result is fixed by the net change of the mover's checkers and by
-                # the points hit, so this small key identifies it without building it.
-                # Packed into one int (points are 1..24 here, 0 stands for "none"):
-                # source points high and low, target points high and low, hit mask.
-                mask = (hit1 << t) | (hit2 << u)
-                if q == t:  # one checker moved on: p -> u
-                    key = (p * 15625 + u * 25) | mask << 20
-                elif u == p:  # q took the place p left: q -> t
-                    key = (q * 15625 + t * 25) | mask << 20
-                elif p >= q:
-                    key = (p * 15625 + q * 625 + (t * 25 + u if t >= u else u * 25 + t)) | mask << 20
-                else:
-                    key = (q * 15625 + p * 625 + (t * 25 + u if t >= u else u * 25 + t)) | mask << 20
+    a, b = d1, d2
+    for p in src1:
+        t = p - a
+        hit1 = opp0[25 - t] == 1
+        me[p] -= 1
+        me[t] += 1
+        # sources for b: as before, less p if emptied, plus t if newly occupied
+        srcs = src2 if me[p] else [q for q in src2 if q != p]
+        if me[t] == 1 and t > b and opp0[25 - t + b] < 2:
+            srcs = srcs + [t]
+        for q in srcs:
+            u = q - b
+            hit2 = opp0[25 - u] == 1 and not (hit1 and u == t)
+            if q == t or u == p:
+                key = (p * 32 + u if q == t else q * 32 + t) | ((hit1 << t) | (hit2 << u)) << 10
                 if key in seen:
                     continue
                 seen.add(key)
-                me[q] -= 1
-                me[u] += 1
-                result = tuple(me)
-                me[u] -= 1
-                me[q] += 1
-                if mask:
-                    opp = list(opp0)
-                    for x in (t, u) if hit1 and hit2 else (t,) if hit1 else (u,):
-                        opp[25 - x] = 0
-                        opp[BAR] += 1
-                    opp_t = tuple(opp)
-                else:
-                    opp_t = opp0
-                plays.append(_play(((p, t, hit1), (q, u, hit2)), result, opp_t))
-            me[t] -= 1
-            me[p] += 1
-    if plays:
-        return plays
-    # no way to use both dice (rare): the general search applies the one-die rules
-    return _non_doubles_general(position, d1, d2)
+            me[q] -= 1
+            me[u] += 1
+            result = tuple(me)
+            me[u] -= 1
+            me[q] += 1
+            if hit1 or hit2:
+                opp = list(opp0)
+                if hit1:
+                    opp[25 - t] = 0
+                    opp[BAR] += 1
+                if hit2:
+                    opp[25 - u] = 0
+                    opp[BAR] += 1
+                opp_t = tuple(opp)
+            else:
+                opp_t = opp0
+            plays.append(_play(((p, t, hit1), (q, u, hit2)), result, opp_t))
+        me[t] -= 1
+        me[p] += 1
+    if not plays:
+        # no way to use both dice in this order (rare): the general search applies
+        # the one-die rules
+        return _non_doubles_general(position, d1, d2)
+    a, b = d2, d1
+    for q in src2:
+        t = q - a
+        if me0[t] or t <= b or opp0[25 - t + b] >= 2:
+            continue
+        u = t - b
+        hit1 = opp0[25 - t] == 1
+        hit2 = opp0[25 - u] == 1
+        key = (q * 32 + u) | ((hit1 << t) | (hit2 << u)) << 10
+        if key in seen:
+            continue
+        seen.add(key)
+        me[q] -= 1
+        me[u] += 1
+        result = tuple(me)
+        me[u] -= 1
+        me[q] += 1
+        if hit1 or hit2:
+            opp = list(opp0)
+            if hit1:
+                opp[25 - t] = 0
+                opp[BAR] += 1
+            if hit2:
+                opp[25 - u] = 0
+                opp[BAR] += 1
+            opp_t = tuple(opp)
+        else:
+            opp_t = opp0
+        plays.append(_play(((q, t, hit1), (t, u, hit2)), result, opp_t))
+    return plays
 
 
 def _one_die(position: Position, d1: int, d2: int, singles: dict[int, Found]) -> list[Play]:

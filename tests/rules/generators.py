@@ -22,14 +22,15 @@ def _fill(rng: random.Random, slots: list[int], weights: list[float]) -> list[in
 
 
 def random_position(rng: random.Random) -> Position:
-    """One position of a randomly chosen kind (always valid)."""
-    kind = 0.3 + 0.7 * rng.random()
+    """One position of a randomly chosen kind (always valid; see also
+    `random_game_positions` for positions from play)."""
+    kind = rng.random()
     # the mover's checkers: anywhere, mostly home (bear-off), or with some on the bar
-    if kind < 0.55:
+    if kind < 0.35:
         slots, weights = list(range(0, 7)), [1.0] * 7  # all home: bear-off
-    elif kind < 0.65:
+    elif kind < 0.5:
         slots, weights = list(range(0, 8)), [1.0] * 7 + [0.3]  # nearly all home
-    elif kind < 0.8:
+    elif kind < 0.7:
         slots, weights = list(range(BAR + 1)), [0.5] + [1.0] * 24 + [3.0]  # bar-heavy
     else:
         slots, weights = list(range(BAR + 1)), [0.3] + [1.0] * 25
@@ -43,10 +44,7 @@ def random_position(rng: random.Random) -> Position:
 
 
 def random_dice(rng: random.Random) -> tuple[int, int]:
-    # doubles a bit more often than 1 in 6, since they have more rules to get wrong
-    if rng.random() < 0.3:
-        d = rng.randint(1, 6)
-        return d, d
+    """Two fair dice (doubles 1 time in 6, about 1,700 in the 10,000-case test)."""
     return rng.randint(1, 6), rng.randint(1, 6)
 
 

@@ -198,6 +198,6 @@ class MatchMachine(RuleBasedStateMachine):
 
 
 MatchMachine.TestCase.settings = settings(
-    max_examples=30, stateful_step_count=30, deadline=None
+    max_examples=20, stateful_step_count=30, deadline=None
 )
 TestMatchMachine = MatchMachine.TestCase

