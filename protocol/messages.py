@@ -574,23 +574,34 @@ _CLIP_PARSERS: Final[Mapping[str, Callable[[str], ClipMessage]]] = {
 
 
 def parse_server_line(line: str) -> ServerEvent:
-    """The typed event a server line (without CRLF) stands for; never raises.
+    """The typed event a server line (without its CRLF) stands for.
 
     CLIP numbered lines become their message class, `board:` lines a `BoardMessage`, any
-    sentence of the wording table a `TextLine`, anything else an `UnknownLine`.
+    sentence of the wording table a `TextLine`, anything else an `UnknownLine`. A typed
+    event always renders back to exactly `line` (for a CLIP recipient); a line that is
+    almost but not exactly a message (`1 bob +5 host`) is an `UnknownLine`. Raises
+    ValueError only if `line` contains CR or LF, i.e. is not one line.
     """
+    if "\r" in line or "\n" in line:
+        raise ValueError(f"parse_server_line takes one line without terminator: {line!r}")
     if line.startswith("board:"):
         try:
-            return BoardMessage(BoardLine.decode(line))
+            board = BoardLine.decode(line)
         except BoardLineError:
             pass  # not a board after all; maybe a sentence ("board: ..." from a user "board")
+        else:
+            if board.encode() == line:
+                return BoardMessage(board)
     number = line.split(" ", 1)[0]
     parse_clip = _CLIP_PARSERS.get(number)
     if parse_clip is not None:
         try:
-            return parse_clip(line)
+            message = parse_clip(line)
         except ValueError:
             pass  # e.g. a `3` that is not alone: fall through to the wording table
+        else:
+            if message.clip_line() == line:
+                return message
     found = match_text(line)
     if found is not None:
         text, fields = found

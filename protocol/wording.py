@@ -627,6 +627,14 @@ class Text(enum.Enum):
     DICETEST_NONE = "** No dice have been rolled yet."
     CLEAR_SCREEN = "\x1b[;H\x1b[2J"
     LINE_TOO_LONG = "** Line too long. Closing the connection."
+    # Beavers and raccoons in unlimited matches follow the standard money-play rules (the
+    # beaverer keeps the cube; nothing to accept): fibsd's own sentences.
+    YOU_BEAVER = "You beaver. The cube shows {cube}."
+    BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
+    BEAVERS = "{name} beavers."
+    YOU_RACCOON = "You raccoon. The cube shows {cube}."
+    RACCOONS_CUBE = "{name} raccoons. The cube shows {cube}."
+    RACCOONS = "{name} raccoons."
 
 # --- the mechanism: rendering, and the reverse direction derived from the same templates ---
 
@@ -899,11 +907,17 @@ def candidates(line: str) -> list[Text]:
 
 
 def match_text(line: str) -> tuple[Text, dict[str, str]] | None:
-    """The member `line` is an instance of, with its fields as they appear; None if none."""
+    """The member `line` is an instance of, with its fields as they appear; None if none.
+
+    An instance means exactly what `render` produces: `allowpip YES` is not the padded
+    toggle row, `D=1.5` not a six-decimal rating difference.
+    """
     for candidate in _candidates(line):
         found = candidate.regex.fullmatch(line)
         if found is not None:
-            return candidate.text, found.groupdict()
+            fields = found.groupdict()
+            if _is_plain(candidate.text) or render(candidate.text, **fields) == line:
+                return candidate.text, fields
     return None
 
 

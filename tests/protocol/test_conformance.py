@@ -431,7 +431,7 @@ def own_text_lines(draw: st.DrawFn, texts: list[Text] = OWN_LINES) -> tuple[Text
     return text, render(text, **fields)
 
 
-@settings(max_examples=700)
+@settings(max_examples=700, deadline=None)
 @given(own_text_lines())
 def test_fcm_classifies_every_sentence_as_the_intended_message(case: tuple[Text, str]) -> None:
     text, line = case
@@ -631,7 +631,7 @@ _CLIENTS_COMPILED = {
 }
 
 
-@settings(max_examples=600)
+@settings(max_examples=600, deadline=None)
 @given(own_text_lines(sorted(CLIENTS, key=lambda text: text.name)))
 def test_every_client_recognises_the_sentences_it_matches_on(case: tuple[Text, str]) -> None:
     text, line = case
@@ -677,7 +677,7 @@ FCM_CLIP_COOKIES: dict[type, str] = {
 }
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(clip_messages)
 def test_clip_lines_have_the_shapes_clients_require(message: ClipMessage) -> None:
     (line,) = render_lines(message, clip=True, clip_version=1009)
@@ -724,7 +724,7 @@ FIBSCLI_BOARD = re.compile(
 GIBBON_BOARD = re.compile(rf"^board:{USER}:{USER}(?::{N}){{50}}$")
 
 
-@settings(max_examples=250)
+@settings(max_examples=250, deadline=None)
 @given(board_lines())
 def test_board_lines_match_every_client_board_regex(board: BoardLine) -> None:
     (line,) = render_lines(BoardMessage(board), clip=True)
@@ -760,14 +760,14 @@ def any_sentence(draw: st.DrawFn) -> str:
     return render(text, **fields)
 
 
-@settings(max_examples=600)
+@settings(max_examples=600, deadline=None)
 @given(any_sentence())
 def test_no_sentence_looks_like_a_clip_line(line: str) -> None:
     assert _no_digit_then_space(line), line
     assert not line.startswith("board:")
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(board_lines(), st.sampled_from([1, 2]))
 def test_no_ascii_board_line_looks_like_a_clip_line(board: BoardLine, style: int) -> None:
     for line in render_ascii_board(board, style=style):

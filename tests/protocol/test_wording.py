@@ -87,7 +87,7 @@ def test_every_template_compiles_and_has_kinds_for_its_fields() -> None:
             assert name.isidentifier()
 
 
-@settings(max_examples=1500)
+@settings(max_examples=1500, deadline=None)
 @given(rendered_lines())
 def test_a_rendered_line_is_recognised_as_its_member_with_its_fields(
     case: tuple[Text, dict[str, str]],
