@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from fibsd.accounts import name_key
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
+from fibsd.dice import DiceSource, SecureDice
 from fibsd.outcome import Outcome, Write
 from fibsd.passwords import PasswordHasher
 from fibsd.presentation import local_time, own_info, who_info
@@ -56,9 +57,11 @@ class Registry:
     RECENT_LOGINS = 20
 
     def __init__(
-        self, *, config: Config, store: Store, clock: Clock, hasher: PasswordHasher
+        self, *, config: Config, store: Store, clock: Clock, hasher: PasswordHasher,
+        dice: DiceSource | None = None,
     ) -> None:
         self.config = config
+        self.dice: DiceSource = dice or SecureDice()
         self.store = store
         self.clock = clock
         self.hasher = hasher
@@ -126,6 +129,7 @@ class Registry:
             out.to(older, TextLine.of(Text.CLOSED_OLD_CONNECTION, name=session.name))
             out.close(older, "replaced by a new login")
             del self._online[key]
+            self._leave_everything(older, Departure.REPLACED, out)
         self._online[key] = session
         self.peak_online = max(self.peak_online, len(self._online))
         self._recent.append((now, session.name, "logs in."))
@@ -207,6 +211,7 @@ class Registry:
         if self._online.get(key) is not session:
             return out
         del self._online[key]
+        self._leave_everything(session, how, out)
         now = self.clock.now()
         self._recent.append((now, session.name, "logs out."))
         out.write(_record_logout(session.name, now))
@@ -223,11 +228,38 @@ class Registry:
         now = self.clock.now()
         for session in list(self._online.values()):
             out.to(session, TextLine.of(Text.SHUTDOWN_NOTICE, seconds=0))
+            self._leave_everything(session, Departure.SHUT_DOWN, out)
             session.departure = Departure.SHUT_DOWN
             out.write(_record_logout(session.name, now))
             out.close(session, "server shutting down")
         self._online.clear()
         return out
+
+    def _leave_everything(self, session: Session, how: Departure, out: Outcome) -> None:
+        """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
+        from fibsd.play.lobby import Interruption, interrupt, stop_watching
+
+        interruption = {
+            Departure.LOGGED_OUT: Interruption.LOGGED_OUT,
+            Departure.WAVED: Interruption.LOGGED_OUT,
+            Departure.DROPPED: Interruption.DROPPED,
+            Departure.TIMED_OUT: Interruption.TIMED_OUT,
+            Departure.REPLACED: Interruption.REPLACED,
+            Departure.SHUT_DOWN: Interruption.SHUT_DOWN,
+        }[how]
+        interrupt(self, session, interruption, out)
+        gone = {
+            Departure.DROPPED: Text.WATCHED_DROPS_CONNECTION,
+            Departure.TIMED_OUT: Text.WATCHED_TIMED_OUT,
+        }.get(how, Text.WATCHED_LOGS_OUT)
+        for watcher in list(session.watched_by):
+            watcher.watching = None
+            if how is not Departure.REPLACED:
+                out.to(watcher, TextLine.of(gone, name=session.name))
+                self.announce_status(watcher, out)
+        session.watched_by.clear()
+        stop_watching(session, out)
+        session.invitation = None
 
     # ---------------------------------------------------------------- status
 

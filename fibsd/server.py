@@ -28,6 +28,7 @@ import trio
 from fibsd.clock import Clock, SystemClock
 from fibsd.config import Config
 from fibsd.connection import Connection, ConnectionClosed
+from fibsd.dice import DiceSource
 from fibsd.login import LoginServices, login_dialogue
 from fibsd.outcome import Outcome, Write
 from fibsd.passwords import PasswordHasher
@@ -49,12 +50,15 @@ class Server:
         *,
         clock: Clock | None = None,
         hasher: PasswordHasher | None = None,
+        dice: DiceSource | None = None,
     ) -> None:
         self.config = config
         self.store = store
         self.clock = clock or SystemClock()
         self.hasher = hasher or PasswordHasher.from_config(config)
-        self.registry = Registry(config=config, store=store, clock=self.clock, hasher=self.hasher)
+        self.registry = Registry(
+            config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
+        )
         self._connections: dict[Session, Connection] = {}
         # Store writes go through one worker thread at a time, in the order they were made.
         self._write_lock = trio.Lock()

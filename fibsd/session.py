@@ -23,6 +23,8 @@ from protocol.messages import ServerMessage, TextLine, render_lines
 from protocol.wording import Text
 
 if TYPE_CHECKING:
+    from fibsd.play.lobby import Invitation
+    from fibsd.play.table import Table
     from protocol.messages import Message
 
 log = logging.getLogger("fibsd.session")
@@ -55,6 +57,14 @@ class Session:
     waves: int = 0
     #: Set when the user has left (bye, wave, replaced): the shell ends the connection.
     departure: Departure | None = None
+    #: The match this user plays, if any, and the last one that ended (for oldmoves).
+    table: Table | None = None
+    last_table: Table | None = None
+    #: This user's outstanding invitation (one at a time).
+    invitation: Invitation | None = None
+    #: The player this user watches, and who watches this user.
+    watching: Session | None = None
+    watched_by: set[Session] = attrs.field(factory=set)
 
     def __attrs_post_init__(self) -> None:
         if not self.last_input_at:
@@ -71,13 +81,33 @@ class Session:
         return name_key(self.account.name)
 
     @property
+    def seat(self) -> int | None:
+        return None if self.table is None else self.table.seat_of(self)
+
+    @property
     def opponent_name(self) -> str | None:
-        """The name of the user this one plays a match with (none until matches exist)."""
-        return None
+        """The name of the user this one plays a match with."""
+        seat = self.seat
+        return None if seat is None or self.table is None else self.table.names[1 - seat]
 
     @property
     def watching_name(self) -> str | None:
-        return None
+        return None if self.watching is None else self.watching.name
+
+    def set_toggle(self, name: str, value: bool, out: Outcome) -> None:
+        """Change one toggle and persist it."""
+        toggles = self.account.toggles.with_value(name, value)
+        self.account = attrs.evolve(self.account, toggles=toggles)
+        key_name = self.name
+        out.write(lambda store: store.update_toggles(key_name, toggles))
+
+    def reset_toggles_for_new_game(self, out: Outcome) -> None:
+        """FIBS resets `double` (on) and `greedy` (off) at the start of every game."""
+        toggles = self.account.toggles.for_new_game()
+        if toggles != self.account.toggles:
+            self.account = attrs.evolve(self.account, toggles=toggles)
+            name = self.name
+            out.write(lambda store: store.update_toggles(name, toggles))
 
     def idle_seconds(self, now: float) -> int:
         return max(0, int(now - self.last_input_at))
@@ -149,8 +179,10 @@ class Session:
                 social.tell(self, command, out)
             case c.Shout():
                 social.shout(self, command, out)
-            case c.Say() | c.Kibitz() | c.Whisper():
-                play.chat_in_game(self, command, out)
+            case c.Say():
+                play.say(self, command, out)
+            case c.Kibitz() | c.Whisper():
+                play.kibitz(self, command, out)
             case c.Message():
                 social.message(self, command, out)
             case c.Messages():
@@ -197,11 +229,27 @@ class Session:
                 social.bye(self, out)
             case c.Wave():
                 social.wave(self, out)
+            case c.Invite():
+                play.invite(self, command, out)
+            case c.Join():
+                play.join(self, command, out)
+            case c.Watch():
+                play.watch(self, command, out)
+            case c.Unwatch():
+                play.unwatch(self, out)
+            case c.Look():
+                play.look(self, command, out)
+            case c.Oldboard() | c.Oldmoves():
+                play.old(self, command, out)
+            case c.Board():
+                play.board(self, out)
+            case c.Pip():
+                play.pip(self, out)
+            case c.Leave() | c.Panic():
+                play.leave(self, command, out)
             case (
-                c.Invite() | c.Join() | c.Watch() | c.Unwatch() | c.Look() | c.Oldboard()
-                | c.Oldmoves() | c.Roll() | c.Move() | c.Off() | c.Board() | c.Pip()
-                | c.Double() | c.Redouble() | c.Beaver() | c.Raccoon() | c.Otter()
-                | c.Accept() | c.Reject() | c.Resign() | c.Leave() | c.Panic()
+                c.Roll() | c.Move() | c.Off() | c.Double() | c.Redouble() | c.Beaver()
+                | c.Raccoon() | c.Otter() | c.Accept() | c.Reject() | c.Resign()
             ):
                 play.game_command(self, command, out)
             case c.RepeatLast():

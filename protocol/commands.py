@@ -33,6 +33,8 @@ from protocol.wording import Text, render
 MAX_NAME_LENGTH: Final = 20  # §2.6
 MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
 MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
+#: fibsd's invitation words (an extension a plain FIBS client never sends).
+INVITE_OPTIONS: Final = ("holland", "jacoby")
 MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
 MAX_RATINGS_RANGE: Final = 100  # `** range currently limited to 100.`
 
@@ -253,11 +255,15 @@ class Back:
 
 @attrs.frozen
 class Invite:
-    """`invite NAME [N|unlimited]`; no length means "resume our saved match"."""
+    """`invite NAME [N|unlimited] [holland] [jacoby]`; no length means "resume our saved
+    match". The option words are fibsd's extension (FIBS ignores extra words): `holland`
+    asks for the Holland rule in a match to N points, `jacoby` for the Jacoby rule in an
+    unlimited match."""
 
     name: str
     length: int | None = None
     unlimited: bool = False
+    options: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -654,15 +660,17 @@ def _parse_invite(rest: str) -> Command:
     if len(words) == 1:
         return Invite(words[0])
     length = words[1]
+    # Known option words are kept in their order; other extra words are ignored, as FIBS does.
+    options = tuple(dict.fromkeys(w.lower() for w in words[2:] if w.lower() in INVITE_OPTIONS))
     if length.lower() == "unlimited":
-        return Invite(words[0], unlimited=True)
+        return Invite(words[0], unlimited=True, options=options)
     if not _DIGITS.fullmatch(length):
         raise CommandError(Text.INVITE_BAD_LENGTH.value)
     # Compare digits before converting: int() of a huge string is slow or refused.
     digits = length.lstrip("0") or "0"
     if len(digits) > 2 or not 1 <= int(digits) <= MAX_MATCH_LENGTH:
         raise CommandError(render(Text.MATCH_TOO_LONG, length=digits))
-    return Invite(words[0], int(digits))
+    return Invite(words[0], int(digits), options=options)
 
 
 def _required_name(text: Text, factory: Callable[[str], Command]) -> Callable[[str], Command]:
@@ -1044,10 +1052,12 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("away", text)
         case Back():
             return "back"
-        case Invite(name, length, unlimited):
+        case Invite(name, length, unlimited, options):
             if unlimited:
-                return f"invite {name} unlimited"
-            return _join("invite", name, None if length is None else str(length))
+                return _join("invite", name, "unlimited", *options)
+            if length is None:
+                return f"invite {name}"
+            return _join("invite", name, str(length), *options)
         case Join(name):
             return _join("join", name)
         case Watch(name):

@@ -16,14 +16,11 @@ from protocol import commands as c
 from protocol.listings import (
     RatingEntry,
     WhoisInfo,
-    games_lines,
     help_lines,
     ratings_lines,
     rawwho_lines,
-    savedcount_line,
     show_max_line,
     time_lines,
-    watchers_lines,
     who_count_line,
     who_lines,
     whois_lines,
@@ -138,18 +135,18 @@ def where(session: Session, command: c.Where, out: Outcome) -> None:
 
 
 def show(session: Session, command: c.Show, out: Outcome) -> None:
+    from fibsd.verbs import play
+
     registry = session.registry
     match command.what:
         case c.ShowWhat.GAMES:
-            out.lines(session, *games_lines([]))
+            play.show_games(session, out)
         case c.ShowWhat.SAVED:
-            out.to(session, TextLine.of(Text.NO_SAVED_GAMES))
+            play.show_saved(session, out)
         case c.ShowWhat.SAVEDCOUNT:
-            name = command.name or session.name
-            account = registry.store.get_account(name)
-            out.lines(session, savedcount_line(account.name if account else name, 0))
+            play.show_savedcount(session, command.name or session.name, out)
         case c.ShowWhat.WATCHERS:
-            out.lines(session, *watchers_lines([]))
+            play.show_watchers(session, out)
         case c.ShowWhat.MAX:
             out.lines(session, show_max_line(registry.online_count(), registry.peak_online))
 

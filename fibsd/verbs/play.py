@@ -1,35 +1,552 @@
-"""Game commands and in-game chat, for a user who is not in a match.
+"""Match commands: invite, join, watch, look, board, pip, the game verbs, in-game chat.
 
-FIBS's answers when there is no match to act on (§5.1, §5.5).
+Checks who may do what (FIBS's error sentences of §5.2, §5.5) and hands legal actions to
+the player's `Table` or to `fibsd.play.lobby`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fibsd.outcome import Outcome
+from fibsd.play import boards
+from fibsd.play.lobby import (
+    MAX_LENGTH_FOR_NEWCOMERS,
+    RANKED_EXPERIENCE,
+    Interruption,
+    Invitation,
+    interrupt,
+    resume_match,
+    start_match,
+    stop_watching,
+)
+from fibsd.play.notation import bearoff_text
+from fibsd.play.table import Table
+from fibsd.rules import ActionReason, GamePhase, GameResult, IllegalAction, greedy_bearoff
 from protocol import commands as c
-from protocol.messages import TextLine
-from protocol.wording import Text
+from protocol.listings import (
+    GameEntry,
+    SavedEntry,
+    SavedMark,
+    games_lines,
+    saved_lines,
+    savedcount_line,
+    watchers_lines,
+)
+from protocol.messages import Kibitzes, Says, TextLine, Whispers, YouKibitz, YouSay, YouWhisper
+from protocol.wording import Text, count_phrase
 
 if TYPE_CHECKING:
     from fibsd.session import Session
 
+_RESULTS = {
+    c.ResignKind.NORMAL: GameResult.SINGLE,
+    c.ResignKind.GAMMON: GameResult.GAMMON,
+    c.ResignKind.BACKGAMMON: GameResult.BACKGAMMON,
+}
 
-def chat_in_game(session: Session, command: c.Say | c.Kibitz | c.Whisper, out: Outcome) -> None:
-    if isinstance(command, c.Say):
-        out.to(session, TextLine.of(Text.SAY_OUTSIDE_GAME))
+
+# ------------------------------------------------------------------ invitations
+
+
+def invite(session: Session, command: c.Invite, out: Outcome) -> None:
+    registry = session.registry
+    if session.table is not None:
+        out.to(session, TextLine.of(Text.YOU_ARE_ALREADY_PLAYING))
+        return
+    target = registry.find(command.name)
+    if target is None:
+        out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=command.name))
+        return
+    if target is session:
+        out.to(session, TextLine.of(Text.INVITE_SELF))
+        return
+    if not session.account.toggles.ready:
+        # Inviting always turns your own ready flag on (§5.2), silently but for the 5/6.
+        session.set_toggle("ready", True, out)
+        registry.announce_status(session, out)
+    if target.table is not None:
+        out.to(session, TextLine.of(Text.ALREADY_PLAYING_WITH_SOMEONE, name=target.name))
+        return
+    if not target.account.toggles.ready:
+        out.to(session, TextLine.of(Text.REFUSING_GAMES, name=target.name))
+        return
+    saved = registry.store.saved_match(session.name, target.name)
+    resume = command.length is None and not command.unlimited
+    if resume and saved is None:
+        out.to(session, TextLine.of(Text.NO_SAVED_MATCH_GIVE_LENGTH, name=target.name))
+        return
+    if (
+        command.length is not None
+        and command.length > MAX_LENGTH_FOR_NEWCOMERS
+        and session.account.experience <= RANKED_EXPERIENCE
+    ):
+        out.to(session, TextLine.of(Text.NOT_EXPERIENCED_ENOUGH))
+        return
+    options = set(command.options)
+    session.invitation = Invitation(
+        invitee_key=target.key, length=command.length, unlimited=command.unlimited,
+        holland="holland" in options, jacoby="jacoby" in options,
+    )
+    if resume:
+        out.to(session, TextLine.of(Text.YOU_INVITED_RESUME, name=target.name))
+        out.to(target, TextLine.of(Text.WANTS_TO_RESUME, name=session.name))
+    elif command.unlimited:
+        out.to(session, TextLine.of(Text.YOU_INVITED_UNLIMITED, name=target.name))
+        out.to(target, TextLine.of(Text.WANTS_TO_PLAY_UNLIMITED, name=session.name))
     else:
-        out.to(session, TextLine.of(Text.NOT_WATCHING_OR_PLAYING))
+        out.to(session, TextLine.of(Text.YOU_INVITED_MATCH, name=target.name, length=command.length))
+        out.to(target, TextLine.of(Text.WANTS_TO_PLAY_MATCH, name=session.name, length=command.length))
+    out.to(target, TextLine.of(Text.TYPE_JOIN_TO_ACCEPT, name=session.name))
+    if not resume and saved is not None:
+        length = _saved_length(saved)
+        if length is None:
+            out.to(target, TextLine.of(Text.SAVED_UNLIMITED_WARNING))
+        else:
+            out.to(target, TextLine.of(Text.SAVED_MATCH_WARNING, length=length))
+    if target.away_message is not None:
+        out.lines(session, "")
+        out.to(session, TextLine.of(Text.IS_AWAY, name=target.name, text=target.away_message))
+
+
+def _saved_length(saved: dict[str, Any]) -> int | None:
+    """The length of a saved match (None: unlimited or unreadable)."""
+    try:
+        length = saved["match"]["options"]["length"]
+    except (KeyError, TypeError):
+        return None
+    return length if isinstance(length, int) else None
+
+
+def join(session: Session, command: c.Join, out: Outcome) -> None:
+    registry = session.registry
+    table = session.table
+    if command.name is None:
+        if table is not None and table.between_games:
+            seat = table.seat_of(session)
+            assert seat is not None
+            table.join_next_game(seat, out)
+        elif table is None:
+            out.to(session, TextLine.of(Text.JOIN_WHO))
+        return  # a repeated `join` right after the game started is harmless
+    if table is not None:
+        if table.between_games and command.name.lower() == (session.opponent_name or "").lower():
+            seat = table.seat_of(session)
+            assert seat is not None
+            table.join_next_game(seat, out)
+        elif not table.between_games and command.name.lower() == (session.opponent_name or "").lower():
+            pass  # CocoaFIBS sends `Join` twice: ignore the second
+        else:
+            out.to(session, TextLine.of(Text.TWO_GAMES_AT_ONCE))
+        return
+    inviter = registry.find(command.name)
+    if inviter is None:
+        out.to(session, TextLine.of(Text.CANT_FIND_PLAYER, name=command.name))
+        return
+    invitation = inviter.invitation
+    if inviter is session or invitation is None or invitation.invitee_key != session.key:
+        out.to(session, TextLine.of(Text.DIDNT_INVITE_YOU, name=inviter.name))
+        return
+    if inviter.table is not None:
+        out.to(session, TextLine.of(Text.JOIN_ALREADY_PLAYING, name=inviter.name))
+        return
+    if not inviter.account.toggles.ready:
+        out.to(session, TextLine.of(Text.REFUSING_GAMES, name=inviter.name))
+        return
+    if invitation.resume:
+        saved = registry.store.saved_match(inviter.name, session.name)
+        if saved is None:
+            out.to(session, TextLine.of(Text.NO_SAVED_MATCH_WITH_PLAYER, name=inviter.name))
+            return
+        out.extend(resume_match(registry, inviter, session, saved))
+    else:
+        out.extend(start_match(registry, inviter, session, invitation))
+
+
+def leave(session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
+    if session.table is None:
+        out.to(session, TextLine.of(Text.NO_ONE_TO_LEAVE))
+        return
+    interrupt(session.registry, session, Interruption.LEFT, out)
+    if isinstance(command, c.Panic):
+        out.to(session, TextLine.of(Text.PANIC_SAVED))
+
+
+# --------------------------------------------------------------------- watching
+
+
+def watch(session: Session, command: c.Watch, out: Outcome) -> None:
+    registry = session.registry
+    if session.table is not None:
+        out.to(session, TextLine.of(Text.CANT_WATCH_WHILE_PLAYING))
+        return
+    target = registry.find(command.name)
+    if target is None:
+        out.to(session, TextLine.of(Text.NO_ONE_CALLED_APOSTROPHE, name=command.name))
+        return
+    if target is session:
+        out.to(session, TextLine.of(Text.USE_A_MIRROR))
+        return
+    if _blinded(session, target):
+        out.to(session, TextLine.of(Text.DOESNT_WANT_YOU_TO_WATCH, name=target.name))
+        return
+    if session.watching is not None:
+        out.to(session, TextLine.of(Text.YOU_STOP_WATCHING_OLD, name=session.watching.name))
+        stop_watching(session, out)
+    session.watching = target
+    target.watched_by.add(session)
+    out.to(session, TextLine.of(Text.NOW_WATCHING, name=target.name))
+    out.to(target, TextLine.of(Text.IS_WATCHING_YOU, name=session.name))
+    table = target.table
+    if table is None:
+        out.to(session, TextLine.of(Text.NOT_DOING_ANYTHING, name=target.name))
+    else:
+        seat = table.seat_of(target)
+        assert seat is not None
+        other = table.seats[1 - seat]
+        if other is not None:
+            out.to(other, TextLine.of(Text.STARTS_WATCHING, watcher=session.name, name=target.name))
+        out.to(session, boards.board_for(table, session, seat))
+    registry.announce_status(session, out)
+
+
+def _blinded(session: Session, target: Session) -> bool:
+    """`target` or their opponent blinded `session`."""
+    if session.key in target.blinded:
+        return True
+    table = target.table
+    if table is not None:
+        return any(p is not None and session.key in p.blinded for p in table.seats)
+    return False
+
+
+def unwatch(session: Session, out: Outcome) -> None:
+    if session.watching is None:
+        out.to(session, TextLine.of(Text.NOT_WATCHING))
+        return
+    out.to(session, TextLine.of(Text.YOU_STOP_WATCHING, name=session.watching.name))
+    stop_watching(session, out)
+    session.registry.announce_status(session, out)
+
+
+def look(session: Session, command: c.Look, out: Outcome) -> None:
+    target = session.registry.find(command.name)
+    if target is session:
+        out.to(session, TextLine.of(Text.YOU_LOOK_GREAT))
+        return
+    if target is None:
+        out.to(session, TextLine.of(Text.NO_ONE_CALLED_APOSTROPHE, name=command.name))
+        return
+    table = target.table
+    if table is None:
+        out.to(session, TextLine.of(Text.IS_NOT_PLAYING, name=target.name))
+        return
+    if _blinded(session, target):
+        out.to(session, TextLine.of(Text.DOESNT_WANT_YOU_TO_LOOK, name=target.name))
+        return
+    seat = table.seat_of(target)
+    assert seat is not None
+    out.to(session, boards.board_for(table, session, seat))
+
+
+def board(session: Session, out: Outcome) -> None:
+    table = session.table
+    if table is not None:
+        seat = table.seat_of(session)
+        assert seat is not None
+        out.to(session, boards.board_for(table, session, seat))
+        return
+    watched = session.watching
+    if watched is not None:
+        if watched.table is None:
+            out.to(session, TextLine.of(Text.IS_NOT_PLAYING, name=watched.name))
+            return
+        seat = watched.table.seat_of(watched)
+        assert seat is not None
+        out.to(session, boards.board_for(watched.table, session, seat))
+        return
+    out.to(session, TextLine.of(Text.NOT_PLAYING))
+
+
+def pip(session: Session, out: Outcome) -> None:
+    table = session.table or (session.watching.table if session.watching is not None else None)
+    if table is None:
+        out.to(session, TextLine.of(Text.NOT_PLAYING_OR_WATCHING))
+        return
+    seat = table.seat_of(session)
+    if seat is not None:
+        opponent = table.seats[1 - seat]
+        if not session.account.toggles.allowpip:
+            out.to(session, TextLine.of(Text.PIP_TOGGLE_FIRST))
+            return
+        if opponent is not None and not opponent.account.toggles.allowpip:
+            out.to(session, TextLine.of(Text.PIP_NOT_ALLOWED, name=opponent.name))
+            return
+    elif not all(p is None or p.account.toggles.allowpip for p in table.seats):
+        out.to(session, TextLine.of(Text.PLAYERS_DONT_ALLOW_PIP))
+        return
+    out.to(session, table.pip_line(session))
+
+
+def old(session: Session, command: c.Oldboard | c.Oldmoves, out: Outcome) -> None:
+    """`oldboard NAME` / `oldmoves NAME`: the saved (or just finished) match with NAME."""
+    registry = session.registry
+    if isinstance(command, c.Oldboard) and session.table is not None:
+        out.to(session, TextLine.of(Text.NOT_WHILE_PLAYING))
+        return
+    table: Table | None = None
+    if session.table is not None and (session.opponent_name or "").lower() == command.name.lower():
+        table = session.table
+    else:
+        data = registry.store.saved_match(session.name, command.name)
+        if data is not None:
+            try:
+                table = Table.from_saved(registry, data)
+            except ValueError:
+                table = None
+        elif session.last_table is not None and command.name.lower() in (
+            n.lower() for n in session.last_table.names
+        ):
+            table = session.last_table
+    if table is None:
+        missing = Text.NO_SAVED_MATCH_WITH_PLAYER if isinstance(command, c.Oldboard) else Text.NO_SAVED_GAME_WITH
+        out.to(session, TextLine.of(missing, name=command.name))
+        return
+    if isinstance(command, c.Oldmoves):
+        out.lines(session, *table.moves_lines(table.last_game()))
+        return
+    seat = 0 if table.names[0].lower() == session.name.lower() else 1
+    line = boards.board_line(table, seat, as_player=True)
+    from protocol.messages import BoardMessage
+
+    out.to(session, BoardMessage(line, style=session.account.variables.boardstyle, player_name=session.name))
+
+
+# ------------------------------------------------------------------- game verbs
 
 
 def game_command(session: Session, command: c.Command, out: Outcome) -> None:
+    table = session.table
+    if table is None:
+        _not_playing(session, command, out)
+        return
+    seat = table.seat_of(session)
+    assert seat is not None
+    other_name = table.names[1 - seat]
+    game = table.match.game
+    if table.between_games or table.match.over:
+        out.to(session, TextLine.of(Text.NOT_PLAYING))
+        return
+    offer = game.resignation
+    if offer is not None and not isinstance(command, (c.Accept, c.Reject)):
+        resigner = offer[0]
+        if resigner == seat:
+            out.to(session, TextLine.of(Text.RESIGN_NOT_ANSWERED, name=other_name))
+        else:
+            out.to(session, TextLine.of(Text.WANTED_TO_RESIGN, name=other_name))
+        return
+    try:
+        _act(session, table, seat, command, out)
+    except IllegalAction as refused:
+        out.to(session, _refusal(refused.reason, command, other_name))
+
+
+def _act(session: Session, table: Table, seat: int, command: c.Command, out: Outcome) -> None:
+    game = table.match.game
+    other_name = table.names[1 - seat]
+    match command:
+        case c.Roll():
+            if game.phase is GamePhase.AWAITING_MOVE and game.turn == seat:
+                out.to(session, TextLine.of(Text.ALREADY_ROLLED))
+            elif game.turn != seat or game.phase is not GamePhase.AWAITING_ROLL:
+                out.to(session, TextLine.of(Text.NOT_YOUR_TURN_TO_ROLL))
+            else:
+                table.roll(seat, out)
+        case c.Move():
+            if game.turn != seat or game.phase is GamePhase.DOUBLE_OFFERED:
+                out.to(session, TextLine.of(Text.NOT_YOUR_TURN_TO_MOVE))
+            elif game.phase is GamePhase.AWAITING_ROLL:
+                out.to(session, TextLine.of(Text.ROLL_BEFORE_MOVING))
+            else:
+                table.move(seat, command.moves, out)
+        case c.Off():
+            if game.turn != seat or game.phase is not GamePhase.AWAITING_MOVE or game.dice is None:
+                out.to(session, TextLine.of(Text.NOT_YOUR_TURN))
+                return
+            play = greedy_bearoff(game.position_for(seat), game.dice)
+            if play is None:
+                out.to(session, TextLine.of(Text.CANT_BEAR_OFF_ALL))
+                return
+            out.to(session, TextLine.of(Text.BEAR_OFF, bearoff=bearoff_text(play.moves, is_o=table.is_o(seat))))
+            table.move(seat, tuple(_absolute_moves(table, seat, play.moves)), out)
+        case c.Double():
+            if table.match.crawford_game:
+                out.to(session, TextLine.of(Text.CRAWFORD_NO_DOUBLE))
+            elif game.phase is GamePhase.DOUBLE_OFFERED:
+                out.to(session, TextLine.of(
+                    Text.DOUBLE_NOT_ANSWERED if game.turn == seat else Text.NOT_YOUR_TURN_TO_DOUBLE,
+                    **({"name": other_name} if game.turn == seat else {}),
+                ))
+            elif game.turn != seat:
+                out.to(session, TextLine.of(Text.WAIT_UNTIL_MOVED, name=other_name))
+            elif game.phase is GamePhase.AWAITING_MOVE:
+                out.to(session, TextLine.of(Text.DOUBLE_BEFORE_ROLLING))
+            else:
+                table.double(seat, out)
+        case c.Accept() | c.Reject():
+            _answer(session, table, seat, isinstance(command, c.Accept), out)
+        case c.Redouble() | c.Beaver() | c.Raccoon() | c.Otter():
+            if table.match.length is not None:
+                out.to(session, TextLine.of(Text.REDOUBLES_ONLY_UNLIMITED))
+            elif game.phase is GamePhase.DOUBLE_OFFERED and game.turn != seat:
+                table.beaver(seat, out)
+            elif game.phase is GamePhase.AWAITING_ROLL and game.turn == seat:
+                table.raccoon(seat, out)
+            else:
+                out.to(session, TextLine.of(Text.REDOUBLE_NOT_ALLOWED))
+        case c.Resign():
+            table.resign(seat, _RESULTS[command.kind], out)
+        case _:
+            raise AssertionError(f"not a game verb: {command!r}")
+
+
+def _absolute_moves(table: Table, seat: int, moves: object) -> list[tuple[c.MovePoint, c.MovePoint]]:
+    from fibsd.rules import BAR, OFF
+
+    is_o = table.is_o(seat)
+
+    def point(own: int) -> c.MovePoint:
+        if own == BAR:
+            return c.Place.BAR
+        if own == OFF:
+            return c.Place.OFF
+        return own if is_o else 25 - own
+
+    return [(point(m.from_point), point(m.to_point)) for m in moves]  # type: ignore[attr-defined]
+
+
+def _answer(session: Session, table: Table, seat: int, accepting: bool, out: Outcome) -> None:
+    game = table.match.game
+    if game.phase is GamePhase.DOUBLE_OFFERED and game.turn != seat:
+        (table.accept_double if accepting else table.reject_double)(seat, out)
+    elif game.phase is GamePhase.RESIGNATION_OFFERED and game.resignation is not None and game.resignation[0] != seat:
+        (table.accept_resignation if accepting else table.reject_resignation)(seat, out)
+    else:
+        out.to(session, TextLine.of(Text.DIDNT_DOUBLE_OR_RESIGN, name=table.names[1 - seat]))
+
+
+def _refusal(reason: ActionReason, command: c.Command, other_name: str) -> TextLine:
+    match reason:
+        case ActionReason.CRAWFORD_GAME:
+            return TextLine.of(Text.CRAWFORD_NO_DOUBLE)
+        case ActionReason.CUBE_NOT_YOURS | ActionReason.HOLLAND_RULE | ActionReason.REDOUBLE_LIMIT:
+            return TextLine.of(Text.NOT_YOUR_TURN_TO_DOUBLE)
+        case ActionReason.NO_BEAVERS:
+            return TextLine.of(Text.REDOUBLE_NOT_ALLOWED)
+        case ActionReason.NOT_YOUR_TURN:
+            return TextLine.of(Text.NOT_YOUR_TURN)
+        case _:
+            if isinstance(command, c.Resign):
+                return TextLine.of(Text.DOUBLE_NOT_ANSWERED, name=other_name)
+            return TextLine.of(Text.NOT_YOUR_TURN)
+
+
+def _not_playing(session: Session, command: c.Command, out: Outcome) -> None:
     match command:
         case c.Reject():
             out.to(session, TextLine.of(Text.NOT_PLAYING_CANT_GIVE_UP))
-        case c.Pip():
-            out.to(session, TextLine.of(Text.NOT_PLAYING_OR_WATCHING))
-        case c.Leave():
-            out.to(session, TextLine.of(Text.NO_ONE_TO_LEAVE))
         case _:
             out.to(session, TextLine.of(Text.NOT_PLAYING))
+
+
+# ----------------------------------------------------------------- in-game chat
+
+
+def say(session: Session, command: c.Say, out: Outcome) -> None:
+    """`say`: to the opponent only; gag does not apply (§5.1)."""
+    table = session.table
+    seat = None if table is None else table.seat_of(session)
+    if table is None or seat is None:
+        out.to(session, TextLine.of(Text.SAY_OUTSIDE_GAME))
+        return
+    opponent = table.seats[1 - seat]
+    if opponent is not None:
+        out.to(opponent, Says(session.name, command.text))
+    out.to(session, YouSay(table.names[1 - seat], command.text))
+
+
+def kibitz(session: Session, command: c.Kibitz | c.Whisper, out: Outcome) -> None:
+    """`kibitz` reaches players and watchers; `whisper` only the watchers (§5.1)."""
+    table = session.table or (session.watching.table if session.watching is not None else None)
+    if table is None:
+        out.to(session, TextLine.of(Text.NOT_WATCHING_OR_PLAYING))
+        return
+    whisper = isinstance(command, c.Whisper)
+    audience = list(table.watchers())
+    if not whisper:
+        audience += [p for p in table.seats if p is not None]
+    heard = 0
+    message = Whispers(session.name, command.text) if whisper else Kibitzes(session.name, command.text)
+    for listener in dict.fromkeys(audience):
+        if listener is session or session.key in listener.gagged:
+            continue
+        out.to(listener, message)
+        heard += 1
+    out.to(session, YouWhisper(command.text) if whisper else YouKibitz(command.text))
+    if heard == 0:
+        out.to(session, TextLine.of(Text.NOBODY_HEARD_YOU))
+    else:
+        out.to(session, TextLine.of(Text.USERS_HEARD_YOU, users=count_phrase(heard, "user")))
+
+
+# ------------------------------------------------------------------ show lists
+
+
+def show_saved(session: Session, out: Outcome) -> None:
+    registry = session.registry
+    entries: list[SavedEntry] = []
+    for opponent_key, data in registry.store.saved_matches_of(session.name):
+        try:
+            table = Table.from_saved(registry, data)
+        except ValueError:
+            continue
+        seat = 0 if table.names[0].lower() == session.key else 1
+        online = registry.get(opponent_key)
+        if session.table is not None and (session.opponent_name or "").lower() == opponent_key:
+            mark = SavedMark.PLAYING
+        elif online is not None:
+            mark = SavedMark.READY
+        else:
+            mark = SavedMark.NONE
+        entries.append(SavedEntry(
+            mark=mark, opponent=table.names[1 - seat], length=table.match.length,
+            score=table.match.score[seat], opponent_score=table.match.score[1 - seat],
+        ))
+    out.lines(session, *saved_lines(entries))
+
+
+def show_savedcount(session: Session, name: str, out: Outcome) -> None:
+    store = session.registry.store
+    account = store.get_account(name)
+    spelled = account.name if account is not None else name
+    out.lines(session, savedcount_line(spelled, len(store.saved_matches_of(spelled))))
+
+
+def show_games(session: Session, out: Outcome) -> None:
+    entries: list[GameEntry] = []
+    seen: set[int] = set()
+    for other in session.registry.sessions():
+        table = other.table
+        if table is None or id(table) in seen:
+            continue
+        seen.add(id(table))
+        entries.append(GameEntry(
+            player=table.names[0], opponent=table.names[1], length=table.match.length,
+            score=table.match.score[0], opponent_score=table.match.score[1],
+        ))
+    out.lines(session, *games_lines(entries))
+
+
+def show_watchers(session: Session, out: Outcome) -> None:
+    pairs = [(s.name, s.watching.name) for s in session.registry.sessions() if s.watching is not None]
+    out.lines(session, *watchers_lines(pairs))

@@ -207,13 +207,13 @@ def test_adding_a_migration_is_one_more_entry(
 ) -> None:
     path = tmp_path / "fibsd.db"
     Store(path).close()
-    extra = "CREATE TABLE saved_matches (id INTEGER PRIMARY KEY, data TEXT NOT NULL);"
+    extra = "CREATE TABLE future_things (id INTEGER PRIMARY KEY, data TEXT NOT NULL);"
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, extra))
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with Store(path) as upgraded:
         assert upgraded.schema_version() == SCHEMA_VERSION + 1
         with upgraded._write() as db:
-            db.execute("INSERT INTO saved_matches (data) VALUES ('x')")
+            db.execute("INSERT INTO future_things (data) VALUES ('x')")
 
 
 def test_a_failing_migration_leaves_the_file_at_the_old_version(

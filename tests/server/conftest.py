@@ -11,6 +11,7 @@ import trio
 
 from fibsd.clock import ManualClock
 from fibsd.config import Config
+from fibsd.dice import DiceSource
 from fibsd.passwords import PasswordHasher
 from fibsd.server import Server
 from fibsd.store import Store
@@ -57,10 +58,12 @@ async def start_server(tmp_path: Path) -> AsyncIterator[Callable[..., object]]:
     clients: list[TestClient] = []
     async with trio.open_nursery() as nursery:
 
-        async def start(clock: ManualClock | None = None, **overrides: object) -> RunningServer:
+        async def start(clock: ManualClock | None = None, dice: DiceSource | None = None,
+                        **overrides: object) -> RunningServer:
             config = test_config(tmp_path, **overrides)
             store = Store.open(config.db_path)
-            server = Server(config, store, clock=clock or ManualClock(), hasher=PasswordHasher.for_tests("pbkdf2_sha256"))
+            server = Server(config, store, clock=clock or ManualClock(),
+                            hasher=PasswordHasher.for_tests("pbkdf2_sha256"), dice=dice)
             scope = trio.CancelScope()
 
             async def run(task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED) -> None:

@@ -1,0 +1,91 @@
+"""The board a viewer sees: a `board:` line (or ASCII board) from one player's side.
+
+Builds the codec's `BoardLine` from a table's rules state, for a playing recipient (player
+field `You`) or a watcher (the watched player's name), following §4.2 of the reference:
+may-double flags stay as FIBS sends them (both 0 while a double is pending, the cube
+owner's only when owned, left on in the Crawford game), was-doubled is set for the doubled
+player, and the dice are shown on the side of the player who must move them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fibsd.rules import GamePhase
+from protocol.board import YOU, BoardLine, Checkers, Colour, build_board_line
+from protocol.messages import BoardMessage
+
+if TYPE_CHECKING:
+    from fibsd.play.table import Table
+    from fibsd.session import Session
+
+#: FIBS's match length for unlimited matches in the board line.
+UNLIMITED_LENGTH = 9999
+
+
+def _checkers(side: tuple[int, ...]) -> Checkers:
+    # rules: index 0 = borne off, 1..24 own points, 25 = bar
+    return Checkers(points=side[1:25], bar=side[25], off=side[0])
+
+
+def board_line(table: Table, seat: int, *, as_player: bool) -> BoardLine:
+    """The board from `seat`'s side; `as_player` puts `You` in the player field."""
+    match = table.match
+    game = match.game
+    other = 1 - seat
+    colour = Colour.O if table.is_o(seat) else Colour.X
+    between_games = table.between_games or match.over
+    turn: Colour | None = None
+    player_dice = opponent_dice = (0, 0)
+    can_move = 0
+    if not between_games and game.turn is not None and game.phase is not GamePhase.GAME_OVER:
+        turn = colour if game.turn == seat else colour.opponent
+        if game.phase is GamePhase.AWAITING_MOVE and game.dice is not None:
+            if game.turn == seat:
+                player_dice = game.dice
+            else:
+                opponent_dice = game.dice
+            can_move = game.moves_required()
+    pending = game.double_pending
+    owner = game.cube_owner
+    # fibsd's Holland rule: the trailer's flag is off while the rule forbids his double
+    # (FIBS has no Holland rule; a client reading the flag then offers no double).
+    holland = game.rules.holland_player
+    held_back = holland is not None and game.turns_started[holland] < 2
+    length = match.length
+    no_crawford = 0
+    if length is not None and table.crawford_disabled and max(match.score) == length - 1:
+        no_crawford = 3
+    return build_board_line(
+        player=YOU if as_player else table.names[seat],
+        opponent=table.names[other],
+        colour=colour,
+        player_checkers=_checkers(game.side(seat)),
+        opponent_checkers=_checkers(game.side(other)),
+        match_length=UNLIMITED_LENGTH if length is None else length,
+        player_score=match.score[seat],
+        opponent_score=match.score[other],
+        turn=turn,
+        player_dice=player_dice,
+        opponent_dice=opponent_dice,
+        cube=game.cube,
+        player_may_double=not pending and (owner is None or owner == seat)
+        and not (held_back and holland == seat),
+        opponent_may_double=not pending and (owner is None or owner == other)
+        and not (held_back and holland == other),
+        was_doubled=pending and game.turn == other,
+        can_move=can_move,
+        no_crawford=no_crawford,
+        post_crawford=match.post_crawford,
+        redoubles=table.redoubles_field,
+    )
+
+
+def board_for(table: Table, viewer: Session, seat: int) -> BoardMessage:
+    """`viewer`'s board in its board style, from `seat`'s side."""
+    playing = table.seat_of(viewer) == seat
+    return BoardMessage(
+        board_line(table, seat, as_player=playing),
+        style=viewer.account.variables.boardstyle,
+        player_name=viewer.name if playing else None,
+    )

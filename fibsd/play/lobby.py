@@ -1,0 +1,271 @@
+"""Before and after a match: invitations, starting and resuming, saving, and the end.
+
+Owns the invitation records, the start of a new match (options agreed from both players'
+settings and the invitation), resuming a saved match, saving a match when a player leaves
+or drops, and what happens when a match ends: ratings and experience, the match record,
+the reports to other users (§6.1-6.3, §6.9, §6.11).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from fibsd.outcome import Outcome
+from fibsd.play import boards
+from fibsd.play.table import Table
+from fibsd.rules import Match, MatchOptions, MatchWon
+from protocol.messages import TextLine
+from protocol.wording import Text, resume_synopsis_lines
+
+if TYPE_CHECKING:
+    from fibsd.registry import Registry
+    from fibsd.session import Session
+    from fibsd.store import Store
+
+#: Automatic doubles on opening ties in unlimited matches, when both players want them.
+AUTO_DOUBLES_MAX = 3
+#: Players not on the ratings list (experience 50 or less) may not invite to longer matches.
+MAX_LENGTH_FOR_NEWCOMERS = 9
+RANKED_EXPERIENCE = 50
+
+
+class Interruption(enum.Enum):
+    """Why a match stops without ending (§6.11)."""
+
+    LEFT = enum.auto()
+    LOGGED_OUT = enum.auto()
+    DROPPED = enum.auto()
+    TIMED_OUT = enum.auto()
+    REPLACED = enum.auto()
+    SHUT_DOWN = enum.auto()
+
+
+@attrs.frozen
+class Invitation:
+    """One outstanding invitation (a new one replaces it)."""
+
+    invitee_key: str
+    length: int | None  # None with `unlimited` False: resume the saved match
+    unlimited: bool = False
+    holland: bool = False
+    jacoby: bool = False
+
+    @property
+    def resume(self) -> bool:
+        return self.length is None and not self.unlimited
+
+
+def _redoubles_limit(value: int | str) -> int:
+    return 99 if value == "unlimited" else int(value)
+
+
+def start_match(registry: Registry, inviter: Session, invitee: Session, invitation: Invitation) -> Outcome:
+    """A new match between `inviter` (player 0) and `invitee` (player 1) (§6.2)."""
+    out = Outcome()
+    a, b = inviter.account, invitee.account
+    unlimited = invitation.unlimited
+    redoubles = min(_redoubles_limit(a.variables.redoubles), _redoubles_limit(b.variables.redoubles))
+    options = MatchOptions(
+        length=None if unlimited else invitation.length,
+        crawford=a.toggles.crawford or b.toggles.crawford,  # unless both said no
+        holland=invitation.holland and not unlimited,
+        jacoby=unlimited and invitation.jacoby,
+        beavers=unlimited and redoubles > 0,
+        auto_doubles_max=AUTO_DOUBLES_MAX if unlimited and a.toggles.autodouble and b.toggles.autodouble else 0,
+    )
+    table = Table(
+        registry, Match(options), (inviter.name, invitee.name),
+        first_o_seat=registry.dice.coin(), started_at=registry.clock.now(),
+        redoubles_field=redoubles if unlimited else 0,
+        crawford_disabled=not options.crawford,
+    )
+    first, second = inviter.name, invitee.name
+    out.write(lambda store: store.delete_saved_match(first, second))
+    _seat(registry, table, inviter, invitee, out)
+    if unlimited:
+        out.to(invitee, TextLine.of(Text.NOW_PLAYING_UNLIMITED, name=inviter.name))
+        out.to(inviter, TextLine.of(Text.JOINED_YOU_UNLIMITED, name=invitee.name))
+        report = TextLine.of(Text.START_UNLIMITED, name=inviter.name, opponent=invitee.name)
+    else:
+        length = invitation.length
+        out.to(invitee, TextLine.of(Text.NOW_PLAYING_MATCH, length=length, name=inviter.name))
+        out.to(inviter, TextLine.of(Text.JOINED_YOU_MATCH, name=invitee.name, length=length))
+        report = TextLine.of(Text.START_MATCH, name=inviter.name, opponent=invitee.name, length=length)
+    _report(registry, table, report, out)
+    table.start_game(out)
+    return out
+
+
+def resume_match(registry: Registry, inviter: Session, invitee: Session, data: dict[str, Any]) -> Outcome:
+    """Resume the saved match of these two players (§6.3)."""
+    out = Outcome()
+    try:
+        table = Table.from_saved(registry, data)
+    except ValueError:
+        for player in (inviter, invitee):
+            out.to(player, TextLine.of(Text.SAVED_MATCH_CORRUPT))
+        inviter_name, invitee_name = inviter.name, invitee.name
+        out.write(lambda store: store.delete_saved_match(inviter_name, invitee_name))
+        return out
+    # Seats follow the saved names, whoever invited this time.
+    if table.names[0].lower() == inviter.name.lower():
+        first, second = inviter, invitee
+    else:
+        first, second = invitee, inviter
+    table.names = (first.name, second.name)
+    _seat(registry, table, first, second, out)
+    out.to(invitee, TextLine.of(Text.RESUMED_MATCH_LOADED, name=inviter.name))
+    out.to(inviter, TextLine.of(Text.JOINED_MATCH_LOADED, name=invitee.name))
+    if table.match.length is None:
+        report = TextLine.of(Text.RESUMING_UNLIMITED, name=inviter.name, opponent=invitee.name)
+    else:
+        report = TextLine.of(Text.RESUMING_MATCH, name=inviter.name, opponent=invitee.name,
+                             length=table.match.length)
+    _report(registry, table, report, out)
+    match = table.match
+    turn = match.game.turn
+    synopsis = resume_synopsis_lines(
+        turn=table.names[turn if turn is not None else 0],
+        match_length=match.length,
+        names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
+    )
+    for seat, player in enumerate((first, second)):
+        out.lines(player, *synopsis)
+        out.to(player, boards.board_for(table, player, seat))
+    table.prompt_current(out)
+    table.persist(out)
+    return out
+
+
+def _seat(registry: Registry, table: Table, first: Session, second: Session, out: Outcome) -> None:
+    for seat, player in enumerate((first, second)):
+        stop_watching(player, out)
+        player.invitation = None
+        player.table = table
+        table.seats[seat] = player
+    for player in (first, second):
+        registry.announce_status(player, out)
+
+
+def _report(registry: Registry, table: Table, line: TextLine, out: Outcome) -> None:
+    """Users with `report` on, and the watchers of either player, hear of starts/ends."""
+    told: set[int] = set()
+    for watcher in table.watchers():
+        out.to(watcher, line)
+        told.add(id(watcher))
+    for other in registry.sessions():
+        if other.table is table or id(other) in told:
+            continue
+        if other.account.toggles.report:
+            out.to(other, line)
+
+
+def stop_watching(session: Session, out: Outcome, *, quietly: bool = False) -> None:
+    watched = session.watching
+    if watched is None:
+        return
+    watched.watched_by.discard(session)
+    session.watching = None
+    if quietly:
+        return
+    out.to(watched, TextLine.of(Text.STOPS_WATCHING_YOU, name=session.name))
+    table = watched.table
+    if table is not None:
+        seat = table.seat_of(watched)
+        assert seat is not None
+        other = table.seats[1 - seat]
+        if other is not None:
+            out.to(other, TextLine.of(Text.STOPS_WATCHING, watcher=session.name, name=watched.name))
+
+
+def interrupt(registry: Registry, session: Session, how: Interruption, out: Outcome) -> None:
+    """`session` stops playing without ending the match: save it, tell the other (§6.11)."""
+    table = session.table
+    if table is None:
+        return
+    seat = table.seat_of(session)
+    assert seat is not None
+    other = table.seats[1 - seat]
+    name = session.name
+    match how:
+        case Interruption.LEFT:
+            out.to(session, TextLine.of(Text.YOU_TERMINATED_GAME))
+            opponent_line = TextLine.of(Text.PLAYER_LEFT_GAME, name=name)
+        case Interruption.LOGGED_OUT | Interruption.SHUT_DOWN:
+            if other is not None:
+                out.to(session, TextLine.of(Text.YOUR_GAME_SAVED, name=other.name))
+            opponent_line = TextLine.of(Text.LOGS_OUT_GAME_SAVED, name=name)
+        case Interruption.DROPPED:
+            opponent_line = TextLine.of(Text.DROPS_CONNECTION_GAME_SAVED, name=name)
+        case Interruption.TIMED_OUT:
+            opponent_line = TextLine.of(Text.TIMED_OUT_GAME_SAVED, name=name)
+        case Interruption.REPLACED:
+            opponent_line = TextLine.of(Text.CLOSED_OLD_CONNECTION_GAME_SAVED, name=name)
+    if other is not None and how is not Interruption.SHUT_DOWN:
+        out.to(other, opponent_line)
+    table.persist(out)
+    for player in (session, other):
+        if player is not None:
+            player.table = None
+    table.seats = [None, None]
+    for player in (session, other):
+        if player is not None and registry.get(player.name) is player:
+            registry.announce_status(player, out)
+
+
+def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) -> None:
+    """The match is over: rating block, result lines, reports, ratings, record (§6.9)."""
+    from fibsd.ratings import rating_calculation_block, rating_change
+
+    match = table.match
+    winner, loser = won.winner, 1 - won.winner
+    score = won.score
+    length = match.length
+    winner_session, loser_session = table.seats[winner], table.seats[loser]
+    if length is not None and winner_session is not None and loser_session is not None:
+        w, lo = winner_session.account, loser_session.account
+        change = rating_change(
+            winner_rating=w.rating, winner_experience=w.experience,
+            loser_rating=lo.rating, loser_experience=lo.experience, match_length=length,
+        )
+        block = rating_calculation_block(change, winner_name=w.name, loser_name=lo.name)
+        for player in (winner_session, loser_session):
+            if player.account.toggles.ratings:
+                out.lines(player, *block)
+        winner_session.account = attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience)
+        loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
+        updates = [(w.name, change.winner_rating, change.winner_experience),
+                   (lo.name, change.loser_rating, change.loser_experience)]
+        out.write(lambda store: store.update_ratings(updates))
+    if length is not None:
+        fields = dict(length=length, score=score[winner], opponent_score=score[loser])
+        table._say(out, winner, TextLine.of(Text.YOU_WIN_MATCH, **fields),
+                   TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields),
+                   TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields))
+        report = TextLine.of(Text.REPORT_WINS_MATCH, name=table.names[winner], opponent=table.names[loser],
+                             **fields)
+        for other in registry.sessions():
+            if other.table is not table and other.account.toggles.report and other not in table.watchers():
+                out.to(other, report)
+    state = match.to_dict()
+    names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
+    out.write(lambda store: store.delete_saved_match(names[0], names[1]))
+
+    def record(store: Store) -> None:
+        store.record_match(
+            players=names, match_data=state, length=length, score=score, winner=winner,
+            started_at=started_at, finished_at=finished_at,
+        )
+
+    out.write(record)
+    for seated in (winner_session, loser_session):
+        if seated is not None:
+            seated.table = None
+            seated.last_table = table
+    table.seats = [None, None]
+    for seated in (winner_session, loser_session):
+        if seated is not None:
+            registry.announce_status(seated, out)

@@ -1,0 +1,513 @@
+"""A running match between two players: the FIBS match flow of §6, worded per recipient.
+
+A `Table` owns one `fibsd.rules.Match`, the two seats (player 0 = the inviter, player 1 =
+the invitee), colours (which seat is O; they swap every game), the between-games `join`
+handshake, and the narration of every action to each recipient in its own words: the
+player who acted, the opponent, the watchers of either player. It saves the complete state
+after every completed action, so a crash or a dropped connection loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from fibsd.outcome import Outcome
+from fibsd.play import boards
+from fibsd.play.history import oldmoves_lines, score_before
+from fibsd.play.notation import bearoff_text, moves_text, own_point, play_error
+from fibsd.rules import (
+    Game,
+    Beavered,
+    CheckersMoved,
+    CubeAutoDoubled,
+    GamePhase,
+    GameResult,
+    GameWon,
+    IllegalPlay,
+    Match,
+    MatchWon,
+    Raccooned,
+    TurnPassed,
+    WinKind,
+    forced_play,
+    greedy_bearoff,
+    pip_count,
+)
+from protocol.commands import MovePoint
+from protocol.messages import TextLine
+from protocol.wording import Text, count_phrase
+
+if TYPE_CHECKING:
+    from fibsd.registry import Registry
+    from fibsd.session import Session
+
+SAVED_FORMAT = 1
+
+
+def _points(points: int) -> str:
+    return count_phrase(points, "point")
+
+
+class Table:
+    """One match in progress (or between games) and who takes part in it."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        match: Match,
+        names: tuple[str, str],
+        *,
+        first_o_seat: int,
+        started_at: float,
+        redoubles_field: int = 0,
+        crawford_disabled: bool = False,
+        awaiting_join: frozenset[int] = frozenset(),
+        opening_done: bool = False,
+    ) -> None:
+        self.registry = registry
+        self.match = match
+        self.names = names
+        self.first_o_seat = first_o_seat
+        self.started_at = started_at
+        #: Board field 52: the instant redoubles allowed (unlimited matches).
+        self.redoubles_field = redoubles_field
+        #: Both players play without the Crawford rule (board field 50).
+        self.crawford_disabled = crawford_disabled
+        #: Seats that still have to `join` before the next game starts.
+        self.awaiting_join: set[int] = set(awaiting_join)
+        #: The opening roll of the current game has been decided.
+        self.opening_done = opening_done
+        self.seats: list[Session | None] = [None, None]
+
+    # ----------------------------------------------------------------- seats
+
+    @property
+    def between_games(self) -> bool:
+        return bool(self.awaiting_join)
+
+    def is_o(self, seat: int) -> bool:
+        """Colours swap at the start of every game (§4.2)."""
+        o_seat = self.first_o_seat if self.match.game_number % 2 == 1 else 1 - self.first_o_seat
+        return seat == o_seat
+
+    def seat_of(self, session: Session) -> int | None:
+        for seat, occupant in enumerate(self.seats):
+            if occupant is session:
+                return seat
+        return None
+
+    def colour_letter(self, seat: int) -> str:
+        return "O" if self.is_o(seat) else "X"
+
+    def watchers(self, seat: int | None = None) -> list[Session]:
+        """Who watches either player (or the one in `seat`)."""
+        found: list[Session] = []
+        for index, occupant in enumerate(self.seats):
+            if occupant is not None and (seat is None or seat == index):
+                found.extend(occupant.watched_by)
+        return found
+
+    def _players(self) -> Iterator[tuple[int, Session]]:
+        for seat, occupant in enumerate(self.seats):
+            if occupant is not None:
+                yield seat, occupant
+
+    @property
+    def length_phrase(self) -> str:
+        return "unlimited" if self.match.length is None else str(self.match.length)
+
+    # ------------------------------------------------------------- narration
+
+    def _say(self, out: Outcome, seat: int, own: TextLine | None, opponent: TextLine | None,
+             watchers: TextLine | None) -> None:
+        """One event in three wordings: to the actor, the actor's opponent, the watchers."""
+        actor, other = self.seats[seat], self.seats[1 - seat]
+        if own is not None and actor is not None:
+            out.to(actor, own)
+        if opponent is not None and other is not None:
+            out.to(other, opponent)
+        if watchers is not None:
+            for watcher in self.watchers():
+                out.to(watcher, watchers)
+
+    def _boards(self, out: Outcome, *, after: str) -> None:
+        """Boards after a roll (`moreboards` players) or a move/change (`autoboard`)."""
+        for seat, player in self._players():
+            toggles = player.account.toggles
+            wanted = toggles.moreboards if after == "roll" else toggles.autoboard
+            if after == "always" or wanted:
+                out.to(player, boards.board_for(self, player, seat))
+        for seat, occupant in self._players():
+            for watcher in occupant.watched_by:
+                out.to(watcher, boards.board_for(self, watcher, seat))
+
+    def board(self, viewer: Session, seat: int) -> object:
+        return boards.board_for(self, viewer, seat)
+
+    # ------------------------------------------------------------ persistence
+
+    def saved_state(self) -> dict[str, Any]:
+        """Everything needed to resume this match exactly (JSON-able)."""
+        return {
+            "format": SAVED_FORMAT,
+            "names": list(self.names),
+            "first_o_seat": self.first_o_seat,
+            "started_at": self.started_at,
+            "redoubles_field": self.redoubles_field,
+            "crawford_disabled": self.crawford_disabled,
+            "awaiting_join": sorted(self.awaiting_join),
+            "opening_done": self.opening_done,
+            "match": self.match.to_dict(),
+        }
+
+    @classmethod
+    def from_saved(cls, registry: Registry, data: dict[str, Any]) -> Table:
+        """Rebuild a table from `saved_state`; ValueError if the data is not a saved match."""
+        try:
+            if data.get("format") != SAVED_FORMAT:
+                raise ValueError("unknown saved match format")
+            names = data["names"]
+            return cls(
+                registry,
+                Match.from_dict(data["match"]),
+                (str(names[0]), str(names[1])),
+                first_o_seat=int(data["first_o_seat"]),
+                started_at=float(data["started_at"]),
+                redoubles_field=int(data["redoubles_field"]),
+                crawford_disabled=bool(data["crawford_disabled"]),
+                awaiting_join=frozenset(int(seat) for seat in data["awaiting_join"]),
+                opening_done=bool(data["opening_done"]),
+            )
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise ValueError(f"not a saved match: {error!r}") from error
+
+    def persist(self, out: Outcome) -> None:
+        """Commit the current state before anything about it is acknowledged."""
+        state = self.saved_state()
+        first, second = self.names
+        now = self.registry.clock.now()
+        out.write(lambda store: store.save_match(first, second, state, now))
+
+    # --------------------------------------------------------------- flow
+
+    def start_game(self, out: Outcome) -> None:
+        """`Starting a new game with ...`, the opening roll, the first move (§6.4)."""
+        for seat, player in self._players():
+            out.to(player, TextLine.of(Text.STARTING_NEW_GAME, name=self.names[1 - seat]))
+        for seat, occupant in self._players():
+            for watcher in occupant.watched_by:
+                out.to(watcher, TextLine.of(Text.STARTING_NEW_GAME, name=self.names[1 - seat]))
+        for _seat, player in self._players():
+            player.reset_toggles_for_new_game(out)
+        self._opening_roll(out)
+
+    def _opening_roll(self, out: Outcome) -> None:
+        dice = self.registry.dice
+        while not self.opening_done:
+            die0, die1 = dice.die(), dice.die()
+            events = self.match.opening_roll(die0, die1)
+            rolled = (die0, die1)
+            for seat, player in self._players():
+                out.to(player, TextLine.of(
+                    Text.YOU_ROLLED_OPENING, die=rolled[seat], opponent=self.names[1 - seat],
+                    opponent_die=rolled[1 - seat],
+                ))
+            watched = TextLine.of(Text.ROLLED_OPENING, name=self.names[0], die=die0,
+                                  opponent=self.names[1], opponent_die=die1)
+            for watcher in self.watchers():
+                out.to(watcher, watched)
+            for event in events:
+                if isinstance(event, CubeAutoDoubled):
+                    line = TextLine.of(Text.CUBE_IS_NOW, cube=event.cube)
+                    self._say(out, 0, line, line, line)
+            if die0 != die1:
+                self.opening_done = True
+        first = self.match.game.turn
+        assert first is not None
+        self._say(out, first, TextLine.of(Text.YOUR_TURN_TO_MOVE),
+                  TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]),
+                  TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]))
+        self._boards(out, after="always")
+        self._after_roll(first, out, opening=True)
+
+    def _begin_turn(self, out: Outcome) -> None:
+        """The player on turn may double: prompt him; otherwise roll for him (§6.5)."""
+        game = self.match.game
+        if self.match.over or game.phase is not GamePhase.AWAITING_ROLL:
+            return
+        seat = game.turn
+        assert seat is not None
+        player = self.seats[seat]
+        if player is None:
+            return  # resumed later: the prompt comes with the resume
+        if game.may_double(seat) and player.account.toggles.double:
+            out.to(player, TextLine.of(Text.YOUR_TURN_ROLL_OR_DOUBLE))
+            return
+        self.roll(seat, out)
+
+    def prompt_current(self, out: Outcome) -> None:
+        """After a resume: tell the player on turn what is expected of him."""
+        game = self.match.game
+        if self.between_games:
+            for seat in self.awaiting_join:
+                player = self.seats[seat]
+                if player is not None:
+                    out.to(player, TextLine.of(Text.TYPE_JOIN_NEXT_GAME))
+            return
+        if not self.opening_done:
+            self._opening_roll(out)
+            return
+        actor = game.actor()
+        if actor is None:
+            return
+        seat = actor
+        player = self.seats[seat]
+        if player is None:
+            return
+        match game.phase:
+            case GamePhase.AWAITING_ROLL:
+                self._begin_turn(out)
+            case GamePhase.AWAITING_MOVE:
+                out.to(player, TextLine.of(Text.PLEASE_MOVE, n=game.moves_required()))
+            case GamePhase.DOUBLE_OFFERED:
+                out.to(player, TextLine.of(Text.DOUBLES_ACCEPT_OR_REJECT, name=self.names[1 - seat]))
+            case GamePhase.RESIGNATION_OFFERED:
+                offer = game.resignation
+                assert offer is not None
+                out.to(player, TextLine.of(
+                    Text.WANTS_TO_RESIGN_YOU_WIN, name=self.names[offer[0]],
+                    points=_points(game.resignation_points(offer[1])),
+                ))
+            case _:
+                pass
+
+    def roll(self, seat: int, out: Outcome) -> None:
+        """Roll for `seat` (by command or automatically) and go on (§6.5)."""
+        dice = (self.registry.dice.die(), self.registry.dice.die())
+        events = self.match.roll(seat, dice)
+        name = self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_ROLL, die1=dice[0], die2=dice[1]),
+                  TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]),
+                  TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]))
+        self._boards(out, after="roll")
+        if any(isinstance(event, TurnPassed) for event in events):
+            self._say(out, seat, TextLine.of(Text.YOU_CANT_MOVE),
+                      TextLine.of(Text.CANT_MOVE, name=name), TextLine.of(Text.CANT_MOVE, name=name))
+            self._boards(out, after="move")
+            self.persist(out)
+            self._begin_turn(out)
+            return
+        self.persist(out)
+        self._after_roll(seat, out, opening=False)
+
+    def _after_roll(self, seat: int, out: Outcome, *, opening: bool) -> None:
+        """Automove a forced play, greedy bear-off, or ask for the move."""
+        game = self.match.game
+        player = self.seats[seat]
+        if player is None or game.dice is None:
+            return
+        position = game.position_for(seat)
+        toggles = player.account.toggles
+        if toggles.automove:
+            play = forced_play(position, game.dice)
+            if play is not None:
+                out.to(player, TextLine.of(Text.ONLY_POSSIBLE_MOVE,
+                                           moves=moves_text(play.moves, is_o=self.is_o(seat))))
+                self._apply(seat, self.match.play(seat, play), out, announce_to_actor=False)
+                return
+        if toggles.greedy:
+            play = greedy_bearoff(position, game.dice)
+            if play is not None:
+                line = TextLine.of(Text.BEARING_OFF, bearoff=bearoff_text(play.moves, is_o=self.is_o(seat)))
+                self._say(out, seat, line, line, None)
+                self._apply(seat, self.match.play(seat, play), out, announce_to_actor=False)
+                return
+        if not opening:
+            out.to(player, TextLine.of(Text.PLEASE_MOVE, n=game.moves_required()))
+
+    def move(self, seat: int, moves: tuple[tuple[MovePoint, MovePoint], ...], out: Outcome) -> None:
+        """A play typed by the player (absolute FIBS numbers)."""
+        is_o = self.is_o(seat)
+        own = [(own_point(a, is_o=is_o), own_point(b, is_o=is_o)) for a, b in moves]
+        try:
+            events = self.match.move(seat, own)
+        except IllegalPlay as error:
+            player = self.seats[seat]
+            assert player is not None
+            out.to(player, play_error(error, is_o=is_o))
+            return
+        self._apply(seat, events, out, announce_to_actor=False)
+
+    def _apply(self, seat: int, events: list[Any], out: Outcome, *, announce_to_actor: bool) -> None:
+        moved = next(event for event in events if isinstance(event, CheckersMoved))
+        line = TextLine.of(Text.MOVES, name=self.names[seat],
+                           moves=moves_text(moved.moves, is_o=self.is_o(seat)))
+        self._say(out, seat, line if announce_to_actor else None, line, line)
+        self._boards(out, after="move")
+        self._after_events(events, out)
+
+    def _after_events(self, events: list[Any], out: Outcome) -> None:
+        won = next((event for event in events if isinstance(event, GameWon)), None)
+        if won is None:
+            self.persist(out)
+            self._begin_turn(out)
+            return
+        self._game_over(won, events, out)
+
+    # --------------------------------------------------------------- the cube
+
+    def double(self, seat: int, out: Outcome) -> None:
+        self.match.double(seat)
+        other = self.names[1 - seat]
+        self._say(out, seat, TextLine.of(Text.YOU_DOUBLE, name=other),
+                  TextLine.of(Text.DOUBLES_ACCEPT_OR_REJECT, name=self.names[seat]),
+                  TextLine.of(Text.DOUBLES, name=self.names[seat]))
+        self.persist(out)
+        doubled = self.seats[1 - seat]
+        if doubled is not None and doubled.account.toggles.autoboard:
+            out.to(doubled, self.board(doubled, 1 - seat))
+
+    def accept_double(self, seat: int, out: Outcome) -> None:
+        self.match.take(seat)
+        cube = self.match.game.cube
+        name = self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_ACCEPT_DOUBLE, cube=cube),
+                  TextLine.of(Text.ACCEPTS_DOUBLE_CUBE, name=name, cube=cube),
+                  TextLine.of(Text.ACCEPTS_DOUBLE, name=name))
+        self.persist(out)
+        self.roll(1 - seat, out)  # the doubler rolls at once
+
+    def reject_double(self, seat: int, out: Outcome) -> None:
+        events = self.match.pass_double(seat)
+        won = next(event for event in events if isinstance(event, GameWon))
+        winner = self.names[won.winner]
+        points = _points(won.points)
+        self._say(out, seat, TextLine.of(Text.YOU_GIVE_UP, name=winner, points=points),
+                  TextLine.of(Text.GIVES_UP_YOU_WIN, name=self.names[seat], points=points),
+                  TextLine.of(Text.GIVES_UP, name=self.names[seat], winner=winner, points=points))
+        self._game_over(won, events, out, announced=True)
+
+    def beaver(self, seat: int, out: Outcome) -> None:
+        """Money play: the doubled player takes and redoubles at once, keeping the cube."""
+        events = self.match.beaver(seat)
+        cube = next(event for event in events if isinstance(event, Beavered)).cube
+        name = self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_BEAVER, cube=cube),
+                  TextLine.of(Text.BEAVERS_CUBE, name=name, cube=cube),
+                  TextLine.of(Text.BEAVERS, name=name))
+        self.persist(out)
+        self._begin_turn(out)
+
+    def raccoon(self, seat: int, out: Outcome) -> None:
+        events = self.match.raccoon(seat)
+        cube = next(event for event in events if isinstance(event, Raccooned)).cube
+        name = self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_RACCOON, cube=cube),
+                  TextLine.of(Text.RACCOONS_CUBE, name=name, cube=cube),
+                  TextLine.of(Text.RACCOONS, name=name))
+        self.persist(out)
+        self.roll(seat, out)
+
+    # ----------------------------------------------------------- resignation
+
+    def resign(self, seat: int, result: GameResult, out: Outcome) -> None:
+        self.match.resign(seat, result)
+        points = _points(self.match.game.resignation_points(result))
+        other, name = self.names[1 - seat], self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_WANT_TO_RESIGN, name=other, points=points),
+                  TextLine.of(Text.WANTS_TO_RESIGN_YOU_WIN, name=name, points=points),
+                  TextLine.of(Text.WANTS_TO_RESIGN, name=name, winner=other, points=points))
+        self.persist(out)
+
+    def accept_resignation(self, seat: int, out: Outcome) -> None:
+        events = self.match.accept_resignation(seat)
+        won = next(event for event in events if isinstance(event, GameWon))
+        points = _points(won.points)
+        name = self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_ACCEPT_AND_WIN, points=points),
+                  TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points),
+                  TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points))
+        self._game_over(won, events, out, announced=True)
+
+    def reject_resignation(self, seat: int, out: Outcome) -> None:
+        self.match.reject_resignation(seat)
+        name = self.names[seat]
+        self._say(out, seat, TextLine.of(Text.YOU_REJECT), TextLine.of(Text.REJECTS, name=name),
+                  TextLine.of(Text.REJECTS, name=name))
+        self.persist(out)
+        if self.match.game.phase is GamePhase.AWAITING_ROLL:
+            self._begin_turn(out)
+
+    # ------------------------------------------------------- end of a game
+
+    def _game_over(self, won: GameWon, events: list[Any], out: Outcome, *, announced: bool = False) -> None:
+        winner = won.winner
+        points = _points(won.points)
+        if not announced or won.how is WinKind.BORNE_OFF:
+            self._say(out, winner, TextLine.of(Text.YOU_WIN_GAME, points=points),
+                      TextLine.of(Text.WINS_GAME_SORRY, name=self.names[winner], points=points),
+                      TextLine.of(Text.WINS_GAME, name=self.names[winner], points=points))
+        for seat, player in self._players():
+            if player.account.toggles.moves:
+                out.lines(player, *self.moves_lines(self.last_game()))
+        match_won = next((event for event in events if isinstance(event, MatchWon)), None)
+        if match_won is not None:
+            from fibsd.play.lobby import finish_match  # lobby builds on tables
+
+            finish_match(self.registry, self, match_won, out)
+            return
+        score = self.match.score
+        for seat, player in self._players():
+            out.to(player, self._score_line(seat, score))
+        for seat, occupant in self._players():
+            for watcher in occupant.watched_by:
+                out.to(watcher, self._score_line(seat, score))
+        self.awaiting_join = {0, 1}
+        self.opening_done = False
+        for _seat, player in self._players():
+            out.to(player, TextLine.of(Text.TYPE_JOIN_NEXT_GAME))
+        self.persist(out)
+
+    def _score_line(self, seat: int, score: tuple[int, int]) -> TextLine:
+        fields = dict(name=self.names[seat], score=score[seat], opponent=self.names[1 - seat],
+                      opponent_score=score[1 - seat])
+        if self.match.length is None:
+            return TextLine.of(Text.SCORE_IN_UNLIMITED, **fields)
+        return TextLine.of(Text.SCORE_IN_MATCH, length=self.match.length, **fields)
+
+    def join_next_game(self, seat: int, out: Outcome) -> None:
+        """`join` between games: wait for the other, or start the next game (§6.8)."""
+        player = self.seats[seat]
+        assert player is not None
+        if not self.between_games:
+            return  # a stray `join` right after the game started (CocoaFIBS sends two)
+        self.awaiting_join.discard(seat)
+        if self.awaiting_join:
+            out.to(player, TextLine.of(Text.WAIT_FOR_JOIN, name=self.names[1 - seat]))
+            return
+        self.start_game(out)
+
+    def last_game(self) -> Any:
+        finished = self.match.finished_games
+        if self.match.over or not finished:
+            return self.match.game
+        return finished[-1]
+
+    # ------------------------------------------------------------- queries
+
+    def pip_line(self, viewer: Session) -> TextLine:
+        seat = self.seat_of(viewer)
+        game = self.match.game
+        if seat is not None:
+            return TextLine.of(Text.PIPCOUNTS, pips=pip_count(game.side(seat)),
+                               opponent=self.names[1 - seat], opponent_pips=pip_count(game.side(1 - seat)))
+        return TextLine.of(Text.PIPCOUNTS_WATCHING, name=self.names[0], pips=pip_count(game.side(0)),
+                           opponent=self.names[1], opponent_pips=pip_count(game.side(1)))
+
+    def moves_lines(self, game: Game) -> list[str]:
+        """The `oldmoves` listing of `game` (§5.2)."""
+        return oldmoves_lines(
+            game, names=self.names, first_o_seat=self.first_o_seat,
+            score_before=score_before(self.match, game), length=self.match.length,
+        )
