@@ -3,6 +3,11 @@
 Reads the configuration (command-line values override the file), opens the store (creating
 the database on first start), and runs the server until SIGINT/SIGTERM. A bad setting stops
 start-up with a one-line error naming it and exit status 2.
+
+Match records: `fibsd list-matches [--config FILE] [--db PATH] NAME` lists NAME's recent
+finished matches; `fibsd export-match [--config FILE] [--db PATH] ID [-o FILE]` writes one
+as a Jellyfish `.mat` file (for GNU Backgammon's `import mat`). An unknown id or a missing
+database is a one-line error with exit status 2.
 """
 
 from __future__ import annotations
@@ -12,11 +17,15 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
 from fibsd import __version__
 from fibsd.config import Config, ConfigError
+
+if TYPE_CHECKING:
+    from fibsd.store import Store
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,6 +37,16 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="listen address (overrides the configuration)")
     serve.add_argument("--port", help="listen port (overrides the configuration)")
     serve.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    listing = commands.add_parser("list-matches", help="list a player's recent finished matches")
+    listing.add_argument("--config", type=Path, help="TOML configuration file")
+    listing.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    listing.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    listing.add_argument("name", metavar="NAME", help="the player")
+    export = commands.add_parser("export-match", help="write a finished match as a .mat file")
+    export.add_argument("--config", type=Path, help="TOML configuration file")
+    export.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    export.add_argument("id", metavar="ID", type=int, help="the match record's id (list-matches)")
+    export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     return parser
 
 
@@ -41,6 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "list-matches":
+        return _list_matches(args)
+    if args.command == "export-match":
+        return _export_match(args)
     raise AssertionError(args.command)  # argparse guarantees a known command
 
 
@@ -71,6 +94,69 @@ def _serve(args: argparse.Namespace) -> int:
         return 1
     finally:
         store.close()
+    return 0
+
+
+def _open_records(args: argparse.Namespace) -> tuple[Config, Store] | None:
+    """The configuration and the existing database, or None after a one-line error."""
+    from fibsd.store import Store, StoreError
+
+    try:
+        config = load_config(args.config, host=None, port=None, db=args.db)
+    except ConfigError as error:
+        print(f"fibsd: {error}", file=sys.stderr)
+        return None
+    # Reading must not leave an empty database behind where a path was mistyped.
+    if not Path(config.db_path).is_file():
+        print(f"fibsd: no database at {config.db_path}", file=sys.stderr)
+        return None
+    try:
+        return config, Store.open(config.db_path)
+    except StoreError as error:
+        print(f"fibsd: {error}", file=sys.stderr)
+        return None
+
+
+def _list_matches(args: argparse.Namespace) -> int:
+    from fibsd.matfile import record_summary
+
+    opened = _open_records(args)
+    if opened is None:
+        return 2
+    with opened[1] as store:
+        records = store.match_records_of(args.name, limit=max(args.limit, 1))
+    if not records:
+        print(f"No finished matches of {args.name}.")
+    for record in records:
+        print(record_summary(record))
+    return 0
+
+
+def _export_match(args: argparse.Namespace) -> int:
+    from fibsd.matfile import mat_lines
+
+    opened = _open_records(args)
+    if opened is None:
+        return 2
+    config, store = opened
+    with store:
+        record = store.match_record(args.id)
+    if record is None:
+        print(f"fibsd: no match record {args.id}", file=sys.stderr)
+        return 2
+    try:
+        text = "".join(f"{line}\n" for line in mat_lines(record, config.club_name))
+    except ValueError as error:
+        print(f"fibsd: match record {args.id} cannot be read: {error}", file=sys.stderr)
+        return 1
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"fibsd: cannot write {args.output}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

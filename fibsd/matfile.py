@@ -249,6 +249,15 @@ def mat_lines(record: MatchRecord, site: str) -> list[str]:
     return text.splitlines()
 
 
+def record_summary(record: MatchRecord) -> str:
+    """One line about a stored match: `  12  2026-11-21 21:30  alice - bob  7  7-5`
+    (date in UTC; length `unlimited` for money sessions; score in the players' order)."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(record.finished_at))
+    length = "unlimited" if record.length is None else f"{record.length} point"
+    players = f"{record.players[0]} - {record.players[1]}"
+    return f"{record.id:>5d}  {when}  {players:<43}  {length:<9}  {record.score[0]}-{record.score[1]}"
+
+
 # --- reading -------------------------------------------------------------------------------
 
 
@@ -402,4 +411,5 @@ __all__ = [
     "mat_lines",
     "mat_text",
     "parse_mat",
+    "record_summary",
 ]
