@@ -132,12 +132,12 @@ _MOVES: dict[RawMove, Move] = {
 _move = _MOVES.__getitem__
 
 
-def _play(moves: tuple[RawMove, ...], me: Side, opp: Side) -> Play:
+def build_play(moves: tuple[RawMove, ...], me: Side, opp: Side) -> Play:
     return _new(Play, (tuple(map(_move, moves)), _new(Position, (me, opp))))
 
 
 def _plays(found: Found) -> list[Play]:
-    return [_play(moves, key[0], key[1]) for key, moves in found.items()]
+    return [build_play(moves, key[0], key[1]) for key, moves in found.items()]
 
 
 def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
@@ -194,7 +194,7 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
                 opp_t = tuple(opp)
             else:
                 opp_t = opp0
-            plays.append(_play(((p, t, hit1), (q, u, hit2)), result, opp_t))
+            plays.append(build_play(((p, t, hit1), (q, u, hit2)), result, opp_t))
         me[t] -= 1
         me[p] += 1
     if not plays:
@@ -229,7 +229,7 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
             opp_t = tuple(opp)
         else:
             opp_t = opp0
-        plays.append(_play(((q, t, hit1), (t, u, hit2)), result, opp_t))
+        plays.append(build_play(((q, t, hit1), (t, u, hit2)), result, opp_t))
     return plays
 
 
@@ -405,8 +405,8 @@ def _doubles(position: Position, d: int) -> list[Play]:
         me[p1] += 1
     for depth in (4, 3, 2, 1):
         if found[depth]:
-            return [_play(moves, r_me, r_opp) for moves, r_me, r_opp in found[depth]]
-    return [_play(e, tuple(me), tuple(opp))]
+            return [build_play(moves, r_me, r_opp) for moves, r_me, r_opp in found[depth]]
+    return [build_play(e, tuple(me), tuple(opp))]
 
 
 def _doubles_general(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import permutations
 
 from .errors import IllegalPlay, PlayReason
-from .movegen import Move, Play, legal_plays, moves_required
+from .movegen import Move, Play, build_play, legal_plays, moves_required
 from .position import BAR, OFF, Position
 
 
@@ -106,6 +106,42 @@ def _simulate(
     raise first_error
 
 
+def _straight(
+    position: Position, dice: list[int], moves: Sequence[tuple[int, int]]
+) -> Play | None:
+    """The play when the steps work in the order typed, each with exactly one die that
+    fits (nearly every typed play); None to let the thorough search decide."""
+    me = list(position.me)
+    opp = list(position.opp)
+    left = dice.copy()
+    done: list[tuple[int, int, bool]] = []
+    outside = sum(me[7:])
+    for f, t in moves:
+        if not (0 < f <= BAR and 0 <= t < f) or not me[f] or (me[BAR] and f != BAR):
+            return None
+        if t == OFF:
+            # only the exact die; larger dice and their conditions go the long way
+            if outside or f not in left:
+                return None
+            left.remove(f)
+        else:
+            d = f - t
+            if d not in left or opp[25 - t] >= 2:
+                return None
+            left.remove(d)
+        me[f] -= 1
+        me[t] += 1
+        if f > 6 >= t:
+            outside -= 1
+        hit = False
+        if t != OFF and opp[25 - t] == 1:
+            opp[25 - t] = 0
+            opp[BAR] += 1
+            hit = True
+        done.append((f, t, hit))
+    return build_play(tuple(done), tuple(me), tuple(opp))
+
+
 def _try_orders(
     position: Position, dice: list[int], moves: Sequence[tuple[int, int]]
 ) -> tuple[Play | None, IllegalPlay | None]:
@@ -149,7 +185,10 @@ def validate_play(
         raise IllegalPlay(
             PlayReason.TOO_MANY_MOVES, required=moves_required(position, dice)
         )
-    play, error = _try_orders(position, all_dice, moves)
+    play = _straight(position, all_dice, moves)
+    error = None
+    if play is None:
+        play, error = _try_orders(position, all_dice, moves)
     if play is not None and len(moves) == len(all_dice):
         return play  # the whole roll is used: nothing can be more maximal
     required = moves_required(position, dice)
