@@ -240,7 +240,7 @@ def export_mat(
 
 def mat_lines(record: MatchRecord, site: str) -> list[str]:
     """The `.mat` text of a stored match as lines without line ends (the server's
-    `export ID` sends them as plain lines)."""
+    `export ID` sends them as plain lines). ValueError if the stored data is unreadable."""
     match = Match.from_dict(dict(record.data))
     text = export_mat(
         players=record.players, match=match, finished_at=record.finished_at, site=site,

@@ -8,6 +8,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -354,3 +355,15 @@ def _score_before_last(match: Match) -> tuple[int, int]:
         assert game.result is not None
         score[game.result.winner] += game.result.points
     return score[0], score[1]
+
+
+def test_ratings_and_matfile_are_pure() -> None:
+    # They run inside the synchronous core and in the CLI: no trio, no database, no I/O.
+    code = (
+        "import sys, fibsd.ratings, fibsd.matfile; "
+        "print(sorted(m for m in ('trio', 'sqlite3', 'socket', 'subprocess', 'fibsd.store', "
+        "'fibsd.server', 'fibsd.session') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert done.stdout.strip() == "[]"
