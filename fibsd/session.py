@@ -223,6 +223,8 @@ class Session:
                 info.server_facts(self, command, out)
             case c.Clear():
                 out.lines(self, Text.CLEAR_SCREEN.value)
+            case c.Export():
+                play.export(self, command, out)
             case c.Erase() | c.Shutdown():
                 out.to(self, TextLine.of(Text.PERMISSION_DENIED))
             case c.Bye():

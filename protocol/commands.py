@@ -33,6 +33,8 @@ from protocol.wording import Text, render
 MAX_NAME_LENGTH: Final = 20  # §2.6
 MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
 MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
+#: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
+EXTENSION_VERBS: Final = frozenset({"export"})
 #: fibsd's invitation words (an extension a plain FIBS client never sends).
 INVITE_OPTIONS: Final = ("holland", "jacoby")
 MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
@@ -410,6 +412,14 @@ class Clear:
 
 
 @attrs.frozen
+class Export:
+    """`export [ID]` (fibsd's extension): list your finished matches, or print match ID as
+    a Jellyfish .mat file (the format GNU Backgammon imports)."""
+
+    record_id: int | None = None
+
+
+@attrs.frozen
 class Erase:
     pass
 
@@ -521,7 +531,7 @@ Command: TypeAlias = (
     | Message | Messages | Waitfor | Gag | Blind | Away | Back | Invite | Join | Watch | Unwatch | Look
     | Oldboard | Oldmoves | Toggle | Set | Address | Password | Save | Show | Ratings | Last
     | Time | Date | Motd | About | Average | Dicetest | Version | Stat | Help | Clear | Erase
-    | Shutdown | Port | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
+    | Shutdown | Export | Port | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
 )
 
@@ -822,6 +832,15 @@ def _parse_last(rest: str) -> Command:
     return Last()
 
 
+def _parse_export(rest: str) -> Command:
+    word = _first(rest)
+    if word is None:
+        return Export()
+    if not _DIGITS.fullmatch(word) or len(word) > 9:
+        raise CommandError(Text.EXPORT_USAGE.value)
+    return Export(int(word))
+
+
 def _no_arguments(factory: Callable[[], Command]) -> Callable[[str], Command]:
     # FIBS ignores extra words after commands that take none.
     return lambda rest: factory()
@@ -859,6 +878,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "double": _no_arguments(Double),
     "end": _bye,
     "erase": _no_arguments(Erase),
+    "export": _parse_export,
     "exit": _bye,
     "gag": _optional_word(Gag),
     "help": _help,
@@ -957,6 +977,9 @@ def resolve_verb(word: str) -> str | None:
     if lower in SHORT_FORMS:
         return SHORT_FORMS[lower]
     found = [verb for verb in _VERBS if verb.startswith(lower)]
+    if len(found) > 1:
+        # fibsd's own verbs never make a FIBS abbreviation ambiguous (`ex` stays `exit`).
+        found = [verb for verb in found if verb not in EXTENSION_VERBS] or found
     if found and all(_VERBS[verb] is _VERBS[found[0]] for verb in found):
         return ALIASES.get(found[0], found[0])
     return None
@@ -1113,6 +1136,8 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("help", topic)
         case Clear():
             return "clear"
+        case Export(record_id):
+            return _join("export", None if record_id is None else str(record_id))
         case Erase():
             return "erase"
         case Shutdown():

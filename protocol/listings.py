@@ -572,6 +572,7 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "clear": Text.HELP_CLEAR,
     "date": Text.HELP_DATE,
     "dicetest": Text.HELP_DICETEST,
+    "export": Text.HELP_EXPORT,
     "double": Text.HELP_DOUBLE,
     "erase": Text.HELP_ERASE,
     "gag": Text.HELP_GAG,

@@ -603,6 +603,7 @@ class Text(enum.Enum):
     HELP_WHISPER = "whisper (wh) <message> - talk to the watchers of your game only."
     HELP_WHO = "who (w) [ready|playing|away|count|<user>|from <site>] - list the users online."
     HELP_WHOIS = "whois <user> - show information about <user>."
+    HELP_EXPORT = "export [<number>] - list your finished matches; with a number: that match as a .mat file."
 
     # away listing: the asker's own entry (§5.2, [HELP away]).
     AWAY_LIST_SELF = "You: {text}"
@@ -629,6 +630,10 @@ class Text(enum.Enum):
     LINE_TOO_LONG = "** Line too long. Closing the connection."
     # Beavers and raccoons in unlimited matches follow the standard money-play rules (the
     # beaverer keeps the cube; nothing to accept): fibsd's own sentences.
+    EXPORT_USAGE = "** usage: export [<match number>]"
+    EXPORT_HEADER = "Your finished matches (type 'export <number>' for the .mat file):"
+    EXPORT_NONE = "** You have no finished matches."
+    EXPORT_UNKNOWN = "** You played no match number {number}."
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."

@@ -550,3 +550,26 @@ def show_games(session: Session, out: Outcome) -> None:
 def show_watchers(session: Session, out: Outcome) -> None:
     pairs = [(s.name, s.watching.name) for s in session.registry.sessions() if s.watching is not None]
     out.lines(session, *watchers_lines(pairs))
+
+
+# -------------------------------------------------------------------- match records
+
+
+def export(session: Session, command: c.Export, out: Outcome) -> None:
+    """fibsd's `export`: your finished matches, or one of them as a Jellyfish .mat file."""
+    from fibsd.matfile import mat_lines, record_summary
+
+    store = session.registry.store
+    if command.record_id is None:
+        records = store.match_records_of(session.name)
+        if not records:
+            out.to(session, TextLine.of(Text.EXPORT_NONE))
+            return
+        out.to(session, TextLine.of(Text.EXPORT_HEADER))
+        out.lines(session, *(record_summary(record) for record in records))
+        return
+    record = store.match_record(command.record_id)
+    if record is None or session.key not in (name.lower() for name in record.players):
+        out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=command.record_id))
+        return
+    out.lines(session, *mat_lines(record, session.registry.config.club_name))

@@ -114,6 +114,8 @@ PARSED: list[tuple[str, Command]] = [
     ("clear", c.Clear()),
     ("cls", c.Clear()),
     ("erase", c.Erase()),
+    ("export", c.Export()),
+    ("export 12", c.Export(12)),
     ("shutdown", c.Shutdown()),
     ("port", c.Port()),
     ("name bob", c.Name("bob")),
@@ -477,6 +479,7 @@ commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(c.Blind, st.none() | names),
     st.builds(c.Away, st.none() | texts),
     st.builds(c.Invite, names),
+    st.builds(c.Export, st.none() | st.integers(0, 999_999_999)),
     st.builds(c.Invite, names, st.integers(1, 99), st.just(False),
               st.lists(st.sampled_from(c.INVITE_OPTIONS), unique=True).map(tuple)),
     st.builds(c.Invite, names, st.none(), st.just(True),
@@ -513,7 +516,7 @@ def test_the_strategy_covers_every_command_type() -> None:
         c.Name, c.Who, c.RawWho, c.Whois, c.Where, c.Tell, c.Shout, c.Say, c.Kibitz, c.Whisper,
         c.Message, c.Waitfor, c.Gag, c.Blind, c.Away, c.Invite, c.Join, c.Watch, c.Look,
         c.Oldboard, c.Oldmoves, c.Toggle, c.Set, c.Address, c.Password, c.Show, c.Ratings,
-        c.Time, c.Date, c.Help, c.Move, c.Resign,
+        c.Time, c.Date, c.Help, c.Move, c.Resign, c.Export,
     }
     assert covered == set(typing.get_args(Command))
 
