@@ -20,7 +20,7 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TOP))
 
-from fibsd.rules import Position, legal_plays, moves_required, validate_play  # noqa: E402
+from fibsd.rules import Position, legal_plays, moves_required, validate_play
 
 DEFAULT_CORPUS = TOP.parent / "shared" / "data" / "legal-plays.jsonl"
 if not DEFAULT_CORPUS.exists():
@@ -34,7 +34,12 @@ def load(path: Path) -> list[Case]:
     with path.open() as f:
         for line in f:
             row = json.loads(line)
-            cases.append((Position.from_hex(row["me"], row["opp"]), (row["dice"][0], row["dice"][1])))
+            cases.append(
+                (
+                    Position.from_hex(row["me"], row["opp"]),
+                    (row["dice"][0], row["dice"][1]),
+                )
+            )
     return cases
 
 
@@ -45,8 +50,7 @@ def best_of(rounds: int, call: Callable[[], object]) -> float:
         start = time.perf_counter_ns()
         call()
         elapsed = time.perf_counter_ns() - start
-        if elapsed < best:
-            best = elapsed
+        best = min(best, elapsed)
     return best / 1000
 
 
@@ -56,11 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     cases = load(args.corpus)
-    print(f"corpus: {args.corpus} ({len(cases)} positions), best of {args.rounds} per case")
+    print(
+        f"corpus: {args.corpus} ({len(cases)} positions), best of {args.rounds} per case"
+    )
     print(f"{'case':<34}{'n':>6}{'median µs':>12}{'p90 µs':>10}")
     for label, doubles in (("non-doubles", False), ("doubles", True)):
         chosen = [(p, d) for p, d in cases if (d[0] == d[1]) == doubles]
-        gen = [best_of(args.rounds, lambda p=p, d=d: legal_plays(p, d)) for p, d in chosen]
+        gen = [
+            best_of(args.rounds, lambda p=p, d=d: legal_plays(p, d)) for p, d in chosen
+        ]
         # validate what a user would type: one legal play per position (the middle one
         # of the list, so not always the first found), its moves in generated order
         typed = []
@@ -72,14 +80,19 @@ def main(argv: list[str] | None = None) -> int:
             best_of(args.rounds, lambda p=p, d=d, s=s: validate_play(p, d, s))
             for p, d, s in typed
         ]
-        req = [best_of(args.rounds, lambda p=p, d=d: moves_required(p, d)) for p, d in chosen]
+        req = [
+            best_of(args.rounds, lambda p=p, d=d: moves_required(p, d))
+            for p, d in chosen
+        ]
         for what, times in (
             (f"all legal plays, {label}", gen),
             (f"validate a play, {label}", val),
             (f"moves required, {label}", req),
         ):
             p90 = statistics.quantiles(times, n=10)[-1]
-            print(f"{what:<34}{len(times):>6}{statistics.median(times):>12.1f}{p90:>10.1f}")
+            print(
+                f"{what:<34}{len(times):>6}{statistics.median(times):>12.1f}{p90:>10.1f}"
+            )
     return 0
 
 

@@ -63,9 +63,10 @@ from .validate import validate_play
 
 __all__ = [
     "BAR",
-    "OFF",
     "DIRECTION_O",
     "DIRECTION_X",
+    "OFF",
+    "TRANSITIONS",
     "Action",
     "ActionReason",
     "Beavered",
@@ -101,7 +102,6 @@ __all__ = [
     "RuleError",
     "ScoreChanged",
     "Side",
-    "TRANSITIONS",
     "TurnPassed",
     "WinKind",
     "double_refusal",

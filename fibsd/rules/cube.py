@@ -39,7 +39,9 @@ class Cube:
         return self.owner is None
 
     def taken(self, taker: int) -> Cube:
-        return attrs.evolve(self, value=self.value * 2, owner=taker, turns=self.turns + 1)
+        return attrs.evolve(
+            self, value=self.value * 2, owner=taker, turns=self.turns + 1
+        )
 
     def beavered(self, beaverer: int) -> Cube:
         # take (x2) and immediately redouble (x2) while keeping the cube

@@ -29,7 +29,9 @@ class PlayReason(enum.Enum):
     NO_SUCH_DIE = enum.auto()  # You can't move N points in your first move.
     WRONG_DIRECTION = enum.auto()  # (backwards) You can't move N points ...
     BLOCKED = enum.auto()  # You can't move to P in your first move.
-    BAR_FIRST = enum.auto()  # You have to remove pieces from the bar in your first move.
+    BAR_FIRST = (
+        enum.auto()
+    )  # You have to remove pieces from the bar in your first move.
     NOT_HIGHEST = enum.auto()  # You can't remove this piece in your first move.
     CANNOT_BEAR_OFF_YET = enum.auto()  # You can't move home in your first move.
     MUST_USE_LARGER = enum.auto()  # only one die can be used, and it must be the larger

@@ -9,7 +9,7 @@ to word it.
 from __future__ import annotations
 
 import enum
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -150,25 +150,25 @@ class MatchWon:
     score: tuple[int, int]
 
 
-Event = Union[
-    GameStarted,
-    OpeningRolled,
-    CubeAutoDoubled,
-    DiceRolled,
-    CheckersMoved,
-    TurnPassed,
-    CubeOffered,
-    CubeTaken,
-    CubePassed,
-    Beavered,
-    Raccooned,
-    ResignationOffered,
-    ResignationAccepted,
-    ResignationRejected,
-    GameWon,
-    ScoreChanged,
-    MatchWon,
-]
+Event: TypeAlias = (
+    GameStarted
+    | OpeningRolled
+    | CubeAutoDoubled
+    | DiceRolled
+    | CheckersMoved
+    | TurnPassed
+    | CubeOffered
+    | CubeTaken
+    | CubePassed
+    | Beavered
+    | Raccooned
+    | ResignationOffered
+    | ResignationAccepted
+    | ResignationRejected
+    | GameWon
+    | ScoreChanged
+    | MatchWon
+)
 
 _CLASSES: dict[str, type[Any]] = {
     cls.__name__: cls

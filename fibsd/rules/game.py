@@ -42,7 +42,15 @@ from .events import (
     event_to_dict,
 )
 from .movegen import Play, moves_required
-from .position import CHECKERS, OFF, OPENING_SIDE, Position, Side, side_from_hex, side_to_hex
+from .position import (
+    CHECKERS,
+    OFF,
+    OPENING_SIDE,
+    Position,
+    Side,
+    side_from_hex,
+    side_to_hex,
+)
 from .scoring import game_points, game_result
 from .validate import validate_play
 
@@ -100,7 +108,9 @@ def _check_player(player: int) -> None:
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
     if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-        raise IllegalAction(ActionReason.BAD_DICE, f"dice must be two of 1..6: {dice!r}")
+        raise IllegalAction(
+            ActionReason.BAD_DICE, f"dice must be two of 1..6: {dice!r}"
+        )
     return dice[0], dice[1]
 
 
@@ -229,7 +239,9 @@ class Game:
             return ActionReason.WRONG_PHASE
         if player != self._turn:
             return ActionReason.NOT_YOUR_TURN
-        return double_refusal(self._cube, self.rules, player, self._turns_started[player])
+        return double_refusal(
+            self._cube, self.rules, player, self._turns_started[player]
+        )
 
     def may_double_ever(self, player: int) -> bool:
         """FIBS board's may-double flag: the cube is available to `player` (centred or
@@ -252,21 +264,34 @@ class Game:
         _check_player(player)
         if (self._phase, action) not in TRANSITIONS:
             raise IllegalAction(
-                ActionReason.WRONG_PHASE, f"{action.name} not possible in {self._phase.name}"
+                ActionReason.WRONG_PHASE,
+                f"{action.name} not possible in {self._phase.name}",
             )
         if actor is not None and player != actor:
-            raise IllegalAction(ActionReason.NOT_YOUR_TURN, f"{action.name}: not player {player}")
+            raise IllegalAction(
+                ActionReason.NOT_YOUR_TURN, f"{action.name}: not player {player}"
+            )
 
-    def _enter(self, action: Action, from_phase: GamePhase, to_phase: GamePhase) -> None:
-        assert to_phase in TRANSITIONS[(from_phase, action)], (from_phase, action, to_phase)
+    def _enter(
+        self, action: Action, from_phase: GamePhase, to_phase: GamePhase
+    ) -> None:
+        assert to_phase in TRANSITIONS[(from_phase, action)], (
+            from_phase,
+            action,
+            to_phase,
+        )
         self._phase = to_phase
 
     def _record(self, events: list[Event]) -> list[Event]:
         self._history.extend(events)
         return events
 
-    def _win(self, winner: int, result: GameResult, points: int, how: WinKind) -> GameWon:
-        won = GameWon(winner=winner, result=result, cube=self._cube.value, points=points, how=how)
+    def _win(
+        self, winner: int, result: GameResult, points: int, how: WinKind
+    ) -> GameWon:
+        won = GameWon(
+            winner=winner, result=result, cube=self._cube.value, points=points, how=how
+        )
         self._won = won
         self._dice = None
         return won
@@ -401,7 +426,10 @@ class Game:
 
     def resignation_points(self, result: GameResult) -> int:
         return game_points(
-            result, self._cube.value, cube_turned=not self._cube.centred, jacoby=self.rules.jacoby
+            result,
+            self._cube.value,
+            cube_turned=not self._cube.centred,
+            jacoby=self.rules.jacoby,
         )
 
     def resign(self, player: int, result: GameResult) -> list[Event]:
@@ -409,7 +437,9 @@ class Game:
         the game is being played, except while a double waits for an answer)."""
         self._require(Action.RESIGN, player, None)
         if not isinstance(result, GameResult):
-            raise IllegalAction(ActionReason.BAD_RESIGNATION, f"not a result: {result!r}")
+            raise IllegalAction(
+                ActionReason.BAD_RESIGNATION, f"not a result: {result!r}"
+            )
         self._phase_before_resign = self._phase
         self._resigner = player
         self._resign_value = result
@@ -422,7 +452,9 @@ class Game:
         """The resigner's opponent accepts and wins the offered value x cube."""
         resigner = self._resigner
         self._require(
-            Action.ACCEPT_RESIGNATION, player, None if resigner is None else 1 - resigner
+            Action.ACCEPT_RESIGNATION,
+            player,
+            None if resigner is None else 1 - resigner,
         )
         assert resigner is not None and self._resign_value is not None
         value = self._resign_value
@@ -432,7 +464,9 @@ class Game:
         ]
         self._resigner = self._resign_value = self._phase_before_resign = None
         self._enter(
-            Action.ACCEPT_RESIGNATION, GamePhase.RESIGNATION_OFFERED, GamePhase.GAME_OVER
+            Action.ACCEPT_RESIGNATION,
+            GamePhase.RESIGNATION_OFFERED,
+            GamePhase.GAME_OVER,
         )
         return self._record(events)
 
@@ -440,7 +474,9 @@ class Game:
         """The resigner's opponent rejects; play resumes where it was."""
         resigner = self._resigner
         self._require(
-            Action.REJECT_RESIGNATION, player, None if resigner is None else 1 - resigner
+            Action.REJECT_RESIGNATION,
+            player,
+            None if resigner is None else 1 - resigner,
         )
         back = self._phase_before_resign
         assert back is not None
@@ -462,7 +498,9 @@ class Game:
             "turns_started": list(self._turns_started),
             "raccoon_open": self._raccoon_open,
             "resigner": self._resigner,
-            "resign_value": None if self._resign_value is None else self._resign_value.name,
+            "resign_value": None
+            if self._resign_value is None
+            else self._resign_value.name,
             "phase_before_resign": None
             if self._phase_before_resign is None
             else self._phase_before_resign.name,
@@ -481,7 +519,9 @@ class Game:
             Position(game._sides[0], game._sides[1]).check()
             game._phase = GamePhase[data["phase"]]
             game._turn = data["turn"]
-            game._dice = None if data["dice"] is None else _check_dice(tuple(data["dice"]))
+            game._dice = (
+                None if data["dice"] is None else _check_dice(tuple(data["dice"]))
+            )
             game._cube = Cube(**data["cube"])
             game._turns_started = [int(n) for n in data["turns_started"]]
             game._raccoon_open = bool(data["raccoon_open"])

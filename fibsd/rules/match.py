@@ -35,7 +35,9 @@ class MatchOptions:
     """What the players agreed. `length` None is an unlimited (money) match; jacoby,
     beavers, auto_doubles_max and max_redoubles only apply to unlimited matches."""
 
-    length: int | None = attrs.field(default=None, validator=lambda _i, _a, v: _check_length(v))
+    length: int | None = attrs.field(
+        default=None, validator=lambda _i, _a, v: _check_length(v)
+    )
     crawford: bool = True
     holland: bool = False
     jacoby: bool = False
@@ -144,7 +146,9 @@ class Match:
     def _start_game(self) -> list[Event]:
         self._game_number += 1
         self._game = Game(self._cube_rules())
-        started = GameStarted(self._game_number, self._crawford_game, self._post_crawford)
+        started = GameStarted(
+            self._game_number, self._crawford_game, self._post_crawford
+        )
         self._game._record([started])  # the history of a game starts with its start
         return [started]
 

@@ -12,10 +12,14 @@ a larger die from the highest occupied point; the mover must use as many dice as
 possible, and when only one of two different dice can be used, the larger if it can.
 
 Speed matters (the server validates every play and the bots generate thousands), so the
-search works on two mutable lists with do/undo instead of copying, keeps a running count
-of checkers outside the home board, and for doubles only generates moves whose source
-points never increase (every set of moves of one die size can be played in that order if
-in any, so this misses no result and avoids most duplicate orders).
+search works on two mutable lists with do/undo instead of copying, and the common case
+(nothing on the bar, no bear-off possible within the roll: the opponent's blocks are then
+fixed) has its own loops: non-doubles generate each result once with a cheap key for the
+few plays that can coincide; doubles generate only moves whose source points never
+increase (every set of moves of one size can be played in that order if in any), and
+each such sequence is a distinct result, so nothing needs deduplicating. Bar and bear-off
+positions use a general do/undo search with deduplication by resulting position. All of
+it is checked against GNU Backgammon's results and a simple reference generator.
 """
 
 from __future__ import annotations
@@ -27,11 +31,11 @@ from .position import BAR, OFF, Position, Side
 __all__ = [
     "Move",
     "Play",
-    "legal_plays",
-    "moves_required",
     "forced_play",
     "greedy_bearoff",
     "has_legal_play",
+    "legal_plays",
+    "moves_required",
     "single_moves",
 ]
 
@@ -73,8 +77,8 @@ def _sources(me: list[int], opp: list[int], d: int, outside: int) -> list[int]:
             # a larger die bears off from the highest occupied point only
             for p in range(d - 1, 0, -1):
                 if me[p]:
-                    # p is highest only if nothing stands on p+1..6 (d..6 is empty
-                    # except possibly above d, which the loop above already moved)
+                    # p is the highest occupied point unless a checker stands on
+                    # d+1..6 (me[d] is empty and p+1..d-1 were just scanned)
                     if not any(me[d + 1 : 7]):
                         srcs.append(p)
                     break
@@ -127,12 +131,16 @@ Found = dict[tuple[Side, Side], tuple[RawMove, ...]]
 # takes each Move from a table of all 26 x 26 x 2 possible ones instead of creating it.
 _new = tuple.__new__
 _MOVES: dict[RawMove, Move] = {
-    (f, t, h): Move(f, t, h) for f in range(BAR + 1) for t in range(BAR + 1) for h in (False, True)
+    (f, t, h): Move(f, t, h)
+    for f in range(BAR + 1)
+    for t in range(BAR + 1)
+    for h in (False, True)
 }
 _move = _MOVES.__getitem__
 
 
 def build_play(moves: tuple[RawMove, ...], me: Side, opp: Side) -> Play:
+    """A Play from raw (from, to, hit) moves and the resulting sides (no checks)."""
     return _new(Play, (tuple(map(_move, moves)), _new(Position, (me, opp))))
 
 
@@ -174,7 +182,9 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
             u = q - b
             hit2 = opp0[25 - u] == 1 and not (hit1 and u == t)
             if q == t or u == p:
-                key = (p * 32 + u if q == t else q * 32 + t) | ((hit1 << t) | (hit2 << u)) << 10
+                key = (p * 32 + u if q == t else q * 32 + t) | (
+                    (hit1 << t) | (hit2 << u)
+                ) << 10
                 if key in seen:
                     continue
                 seen.add(key)
@@ -233,9 +243,11 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
     return plays
 
 
-def _one_die(position: Position, d1: int, d2: int, singles: dict[int, Found]) -> list[Play]:
+def _one_die(
+    position: Position, d1: int, d2: int, singles: dict[int, Found]
+) -> list[Play]:
     """Only one die can be used: the larger one if it can be, else the smaller."""
-    larger = d1 if d1 > d2 else d2
+    larger = max(d2, d1)
     smaller = d2 if larger == d1 else d1
     chosen = singles[larger] or singles[smaller]
     if chosen:
@@ -365,7 +377,11 @@ def _doubles(position: Position, d: int) -> list[Play]:
                                     opp[25 - t4] = 0
                                     opp[BAR] += 1
                                     found[4].append(
-                                        (e + (m1, m2, m3, (p4, t4, True)), tuple(me), tuple(opp))
+                                        (
+                                            e + (m1, m2, m3, (p4, t4, True)),
+                                            tuple(me),
+                                            tuple(opp),
+                                        )
                                     )
                                     opp[BAR] -= 1
                                     opp[25 - t4] = 1
@@ -405,7 +421,9 @@ def _doubles(position: Position, d: int) -> list[Play]:
         me[p1] += 1
     for depth in (4, 3, 2, 1):
         if found[depth]:
-            return [build_play(moves, r_me, r_opp) for moves, r_me, r_opp in found[depth]]
+            return [
+                build_play(moves, r_me, r_opp) for moves, r_me, r_opp in found[depth]
+            ]
     return [build_play(e, tuple(me), tuple(opp))]
 
 

@@ -25,7 +25,34 @@ HOME_SIZE = 6
 Side = tuple[int, ...]
 """26 checker counts of one side in its own perspective (index OFF, 1..24, BAR)."""
 
-OPENING_SIDE: Side = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+OPENING_SIDE: Side = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    5,
+    0,
+    3,
+    0,
+    0,
+    0,
+    0,
+    5,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2,
+    0,
+)
 
 
 class InvalidPosition(ValueError):

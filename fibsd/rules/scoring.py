@@ -23,7 +23,9 @@ def game_result(loser: Side) -> GameResult:
     return GameResult.GAMMON
 
 
-def game_points(result: GameResult, cube: int, *, cube_turned: bool, jacoby: bool) -> int:
+def game_points(
+    result: GameResult, cube: int, *, cube_turned: bool, jacoby: bool
+) -> int:
     """Points for a result at `cube`. Under the Jacoby rule (money play only) gammons and
     backgammons count as single while the cube has not been turned (is centred)."""
     value = result.value

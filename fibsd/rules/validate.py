@@ -50,7 +50,9 @@ def _dice_for(
                 IllegalPlay(PlayReason.NO_SUCH_DIE, move_index=index, distance=f)
             )
         if any(me[f + 1 : 7]):
-            raise _StepError(IllegalPlay(PlayReason.NOT_HIGHEST, move_index=index, point=f))
+            raise _StepError(
+                IllegalPlay(PlayReason.NOT_HIGHEST, move_index=index, point=f)
+            )
         return larger
     dist = f - t
     if dist <= 0:
@@ -58,7 +60,9 @@ def _dice_for(
             IllegalPlay(PlayReason.WRONG_DIRECTION, move_index=index, distance=-dist)
         )
     if dist not in dice:
-        raise _StepError(IllegalPlay(PlayReason.NO_SUCH_DIE, move_index=index, distance=dist))
+        raise _StepError(
+            IllegalPlay(PlayReason.NO_SUCH_DIE, move_index=index, distance=dist)
+        )
     if opp[25 - t] >= 2:
         raise _StepError(IllegalPlay(PlayReason.BLOCKED, move_index=index, point=t))
     return [dist]

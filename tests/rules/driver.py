@@ -11,7 +11,10 @@ from fibsd.rules.movegen import legal_plays
 
 
 def step(
-    match: Match, rng: random.Random, double_rate: float = 0.1, resign_rate: float = 0.01
+    match: Match,
+    rng: random.Random,
+    double_rate: float = 0.1,
+    resign_rate: float = 0.01,
 ) -> list[Event]:
     """One legal action chosen at random (doubling, taking, resigning now and then)."""
     game = match.game
@@ -25,7 +28,9 @@ def step(
             return match.double(actor)
         if rng.random() < resign_rate:
             # mostly singles, so that match scores grow a point at a time
-            return match.resign(actor, rng.choice([GameResult.SINGLE] * 4 + list(GameResult)))
+            return match.resign(
+                actor, rng.choice([GameResult.SINGLE] * 4 + list(GameResult))
+            )
         return match.roll(actor, (rng.randint(1, 6), rng.randint(1, 6)))
     if phase is GamePhase.AWAITING_MOVE:
         assert game.dice is not None

@@ -27,9 +27,9 @@ def random_position(rng: random.Random) -> Position:
     kind = rng.random()
     # the mover's checkers: anywhere, mostly home (bear-off), or with some on the bar
     if kind < 0.35:
-        slots, weights = list(range(0, 7)), [1.0] * 7  # all home: bear-off
+        slots, weights = list(range(7)), [1.0] * 7  # all home: bear-off
     elif kind < 0.5:
-        slots, weights = list(range(0, 8)), [1.0] * 7 + [0.3]  # nearly all home
+        slots, weights = list(range(8)), [1.0] * 7 + [0.3]  # nearly all home
     elif kind < 0.7:
         slots, weights = list(range(BAR + 1)), [0.5] + [1.0] * 24 + [3.0]  # bar-heavy
     else:
@@ -55,7 +55,11 @@ def random_game_positions(rng: random.Random, count: int) -> list[Position]:
     while len(out) < count:
         out.append(pos)
         play = rng.choice(legal_plays(pos, random_dice(rng)))
-        pos = Position.opening() if play.result.me[0] == CHECKERS else play.result.swapped()
+        pos = (
+            Position.opening()
+            if play.result.me[0] == CHECKERS
+            else play.result.swapped()
+        )
     return out
 
 

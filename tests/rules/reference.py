@@ -28,7 +28,9 @@ def can_move(me: list[int], opp: list[int], src: int, die: int) -> bool:
     return all(me[p] == 0 for p in range(src + 1, 7))
 
 
-def apply_move(me: list[int], opp: list[int], src: int, die: int) -> tuple[list[int], list[int]]:
+def apply_move(
+    me: list[int], opp: list[int], src: int, die: int
+) -> tuple[list[int], list[int]]:
     me = list(me)
     opp = list(opp)
     dst = max(src - die, OFF)
@@ -57,7 +59,9 @@ def reference_results(position: Position, dice: tuple[int, int]) -> set[Position
                 for src in range(BAR, 0, -1):
                     if can_move(me, opp, src, die):
                         me2, opp2 = apply_move(me, opp, src, die)
-                        following.add((used + (die,), Position(tuple(me2), tuple(opp2))))
+                        following.add(
+                            (used + (die,), Position(tuple(me2), tuple(opp2)))
+                        )
             frontier = following
         found |= frontier
     most = max(len(used) for used, _ in found)

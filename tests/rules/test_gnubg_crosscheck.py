@@ -51,7 +51,9 @@ def _position(me25: tuple[int, ...], opp25: tuple[int, ...]) -> Position:
     return Position(me, opp)
 
 
-def gnubg_results(gnubg: ModuleType, position: Position, dice: tuple[int, int]) -> set[Position]:
+def gnubg_results(
+    gnubg: ModuleType, position: Position, dice: tuple[int, int]
+) -> set[Position]:
     keys = gnubg.moves(_board(position), dice[0], dice[1])
     if not keys:
         return {position}
@@ -65,7 +67,9 @@ def gnubg_results(gnubg: ModuleType, position: Position, dice: tuple[int, int]) 
 def test_gnubg_agrees_on_generated_positions() -> None:
     gnubg = _gnubg()
     rng = random.Random(1107)
-    cases = [random_position(rng) for _ in range(1500)] + random_game_positions(rng, 1500)
+    cases = [random_position(rng) for _ in range(1500)] + random_game_positions(
+        rng, 1500
+    )
     differences = []
     for position in cases:
         dice = random_dice(rng)

@@ -47,7 +47,11 @@ def test_options_validate_length() -> None:
 
 def test_first_game_awaits_the_opening_roll() -> None:
     match = Match(MatchOptions(length=5))
-    assert (match.phase, match.score, match.game_number) == (GamePhase.OPENING, (0, 0), 1)
+    assert (match.phase, match.score, match.game_number) == (
+        GamePhase.OPENING,
+        (0, 0),
+        1,
+    )
     assert not match.crawford_game and not match.post_crawford
     assert match.game.history == (GameStarted(1, False, False),)
 
@@ -130,7 +134,12 @@ def test_unlimited_match_never_ends_and_uses_money_options() -> None:
     )
     match = Match(options)
     rules = match.game.rules
-    assert (rules.jacoby, rules.beavers, rules.auto_doubles_max, rules.max_redoubles) == (
+    assert (
+        rules.jacoby,
+        rules.beavers,
+        rules.auto_doubles_max,
+        rules.max_redoubles,
+    ) == (
         True,
         True,
         1,
@@ -144,7 +153,9 @@ def test_unlimited_match_never_ends_and_uses_money_options() -> None:
 
 def test_money_options_do_not_apply_to_a_match_to_a_length() -> None:
     match = Match(
-        MatchOptions(length=7, jacoby=True, beavers=True, auto_doubles_max=3, max_redoubles=0)
+        MatchOptions(
+            length=7, jacoby=True, beavers=True, auto_doubles_max=3, max_redoubles=0
+        )
     )
     rules = match.game.rules
     assert not rules.jacoby and not rules.beavers

@@ -116,8 +116,19 @@ class MatchMachine(RuleBasedStateMachine):
 
     @rule(
         action=st.sampled_from(
-            ["roll", "double", "take", "pass_double", "beaver", "raccoon", "resign",
-             "accept_resignation", "reject_resignation", "opening_roll", "move"]
+            [
+                "roll",
+                "double",
+                "take",
+                "pass_double",
+                "beaver",
+                "raccoon",
+                "resign",
+                "accept_resignation",
+                "reject_resignation",
+                "opening_roll",
+                "move",
+            ]
         ),
         player=st.integers(0, 1),
         d1=st.integers(0, 7),

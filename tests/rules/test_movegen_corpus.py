@@ -22,7 +22,11 @@ def load_corpus() -> list[tuple[Position, tuple[int, int], list[str]]]:
         for line in f:
             row = json.loads(line)
             rows.append(
-                (Position.from_hex(row["me"], row["opp"]), tuple(row["dice"]), row["results"])
+                (
+                    Position.from_hex(row["me"], row["opp"]),
+                    tuple(row["dice"]),
+                    row["results"],
+                )
             )
     return rows  # type: ignore[return-value]
 
@@ -33,7 +37,9 @@ def corpus() -> list[tuple[Position, tuple[int, int], list[str]]]:
     return load_corpus()
 
 
-def test_corpus_is_complete(corpus: list[tuple[Position, tuple[int, int], list[str]]]) -> None:
+def test_corpus_is_complete(
+    corpus: list[tuple[Position, tuple[int, int], list[str]]],
+) -> None:
     assert len(corpus) == 3000
 
 

@@ -45,7 +45,9 @@ def test_checkers_are_conserved_and_results_valid(
 
 @settings(max_examples=200)
 @given(positions, dice)
-def test_every_play_replays_step_by_step(position: Position, roll: tuple[int, int]) -> None:
+def test_every_play_replays_step_by_step(
+    position: Position, roll: tuple[int, int]
+) -> None:
     plays = legal_plays(position, roll)
     assert len({p.result for p in plays}) == len(plays)  # distinct results
     for play in plays:
@@ -66,12 +68,16 @@ def test_maximum_dice_rule(position: Position, roll: tuple[int, int]) -> None:
         if roll[0] == roll[1]:
             assert single_moves(play.result, roll[0]) == []
         elif required == 0:
-            assert single_moves(position, roll[0]) == single_moves(position, roll[1]) == []
+            assert (
+                single_moves(position, roll[0]) == single_moves(position, roll[1]) == []
+            )
         else:
             (m,) = play.moves
             # the dice that could have made the one move; the other must be unplayable
             makers = [
-                d for d in roll if m.from_point - d == m.to_point
+                d
+                for d in roll
+                if m.from_point - d == m.to_point
                 or (m.to_point == OFF and d >= m.from_point)
             ]
             others = [roll[1] if d == roll[0] else roll[0] for d in makers]
@@ -87,14 +93,28 @@ def test_larger_die_rule(position: Position, roll: tuple[int, int]) -> None:
     large_results = set()
     for m in single_moves(position, large):
         large_results.add(
-            Position(*map(tuple, apply_move(list(position.me), list(position.opp), m.from_point, large)))
+            Position(
+                *map(
+                    tuple,
+                    apply_move(
+                        list(position.me), list(position.opp), m.from_point, large
+                    ),
+                )
+            )
         )
     got = {p.result for p in legal_plays(position, roll)}
     if large_results:
         assert got == large_results  # the larger die must be played
     else:
         small_results = {
-            Position(*map(tuple, apply_move(list(position.me), list(position.opp), m.from_point, small)))
+            Position(
+                *map(
+                    tuple,
+                    apply_move(
+                        list(position.me), list(position.opp), m.from_point, small
+                    ),
+                )
+            )
             for m in single_moves(position, small)
         }
         assert got == small_results
@@ -110,7 +130,9 @@ def test_doubles_move_the_die_size_up_to_four_times(
     for play in legal_plays(position, roll):
         assert len(play.moves) <= 4
         for m in play.moves:
-            assert m.from_point - m.to_point == d or (m.to_point == OFF and m.from_point < d)
+            assert m.from_point - m.to_point == d or (
+                m.to_point == OFF and m.from_point < d
+            )
 
 
 @settings(max_examples=200)

@@ -9,13 +9,21 @@ from hypothesis import given, settings
 from fibsd.rules.movegen import legal_plays
 from fibsd.rules.position import Position
 
-from .generators import dice, positions, random_dice, random_game_positions, random_position
+from .generators import (
+    dice,
+    positions,
+    random_dice,
+    random_game_positions,
+    random_position,
+)
 from .reference import reference_results
 
 
 def test_ten_thousand_seeded_positions_and_rolls() -> None:
     rng = random.Random(20261121)
-    cases = [random_position(rng) for _ in range(7000)] + random_game_positions(rng, 3000)
+    cases = [random_position(rng) for _ in range(7000)] + random_game_positions(
+        rng, 3000
+    )
     differences = []
     for position in cases:
         roll = random_dice(rng)
@@ -29,4 +37,6 @@ def test_ten_thousand_seeded_positions_and_rolls() -> None:
 @settings(max_examples=300)
 @given(positions, dice)
 def test_hypothesis_positions(position: Position, roll: tuple[int, int]) -> None:
-    assert {p.result for p in legal_plays(position, roll)} == reference_results(position, roll)
+    assert {p.result for p in legal_plays(position, roll)} == reference_results(
+        position, roll
+    )

@@ -59,7 +59,9 @@ def test_only_the_smaller_die_when_the_larger_cannot_move() -> None:
         (8, 3),  # 24-20-16-12, then 8 is held
     ],
 )
-def test_double_with_only_some_of_four_moves(blocked_at: int, expected_moves: int) -> None:
+def test_double_with_only_some_of_four_moves(
+    blocked_at: int, expected_moves: int
+) -> None:
     p = pos({24: 1, 1: 14}, {25 - blocked_at: 2, 2: 7, 3: 6})
     plays = legal_plays(p, (4, 4))
     assert moves_required(p, (4, 4)) == expected_moves
@@ -173,5 +175,7 @@ def test_hit_checker_during_bear_off_must_come_home_first() -> None:
 
 def test_a_checker_entering_may_go_on_with_the_other_die() -> None:
     p = pos({BAR: 1, 6: 14}, {1: 15})
-    assert Move(BAR, 22) in [m for play in legal_plays(p, (3, 5)) for m in play.moves[:1]]
+    assert Move(BAR, 22) in [
+        m for play in legal_plays(p, (3, 5)) for m in play.moves[:1]
+    ]
     assert validate_play(p, (3, 5), [(BAR, 22), (22, 17)]).result.me[17] == 1

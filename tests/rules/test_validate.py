@@ -17,7 +17,9 @@ from .helpers import pos
 OPENING = Position.opening()
 
 
-def reject(p: Position, roll: tuple[int, int], steps: list[tuple[int, int]]) -> IllegalPlay:
+def reject(
+    p: Position, roll: tuple[int, int], steps: list[tuple[int, int]]
+) -> IllegalPlay:
     with pytest.raises(IllegalPlay) as err:
         validate_play(p, roll, steps)
     assert isinstance(err.value, RuleError)
@@ -25,7 +27,9 @@ def reject(p: Position, roll: tuple[int, int], steps: list[tuple[int, int]]) -> 
 
 
 def test_accepts_a_legal_play_and_reports_hits() -> None:
-    p = pos({13: 5, 8: 3, 6: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 22: 1, 23: 1})  # blots on 3 and 2
+    p = pos(
+        {13: 5, 8: 3, 6: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 22: 1, 23: 1}
+    )  # blots on 3 and 2
     play = validate_play(p, (5, 3), [(8, 3), (6, 3)])
     assert play.moves[0].hit and not play.moves[1].hit
     assert play.result.me[3] == 2 and play.result.opp[BAR] == 1
@@ -58,7 +62,11 @@ def test_the_same_die_twice_is_no_such_die() -> None:
 
 def test_backwards_is_wrong_direction() -> None:
     err = reject(OPENING, (3, 1), [(8, 11), (6, 5)])
-    assert (err.reason, err.move_index, err.distance) == (PlayReason.WRONG_DIRECTION, 1, 3)
+    assert (err.reason, err.move_index, err.distance) == (
+        PlayReason.WRONG_DIRECTION,
+        1,
+        3,
+    )
 
 
 def test_blocked_point() -> None:
@@ -81,7 +89,11 @@ def test_bar_entry_typed_second_is_the_same_play() -> None:
 
 def test_cannot_bear_off_yet() -> None:
     err = reject(OPENING, (6, 5), [(6, OFF), (13, 8)])
-    assert (err.reason, err.move_index, err.point) == (PlayReason.CANNOT_BEAR_OFF_YET, 1, 6)
+    assert (err.reason, err.move_index, err.point) == (
+        PlayReason.CANNOT_BEAR_OFF_YET,
+        1,
+        6,
+    )
 
 
 def test_cannot_remove_a_checker_that_is_not_the_highest() -> None:
@@ -100,7 +112,11 @@ def test_bear_off_with_a_larger_die_picks_a_workable_die() -> None:
 def test_must_use_larger_carries_the_smaller_die() -> None:
     p = pos({24: 1, 1: 14}, {12: 2, 2: 7, 3: 6})
     err = reject(p, (6, 5), [(24, 19)])
-    assert (err.reason, err.required, err.distance) == (PlayReason.MUST_USE_LARGER, 1, 5)
+    assert (err.reason, err.required, err.distance) == (
+        PlayReason.MUST_USE_LARGER,
+        1,
+        5,
+    )
 
 
 def test_count_errors_come_before_move_errors() -> None:
