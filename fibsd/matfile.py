@@ -65,8 +65,8 @@ from fibsd.rules import (
 if TYPE_CHECKING:  # only the attribute names are used; the store stays out of this module
     from fibsd.store import MatchRecord
 
-#: Width of the left column after the line number: a play of four hitting moves
-#: (`66: 24/18* 18/12* 13/7* 7/1*`, 29 characters) still leaves two spaces.
+#: Width of the left column after the line number (Jellyfish's layout); a longer action
+#: (at most `33: 24/21* 21/18* 18/15* 15/12*`, 31 characters) gets two spaces after it.
 LEFT_WIDTH = 31
 #: The `Game K` score line puts the right player's name at this column, like Jellyfish.
 SCORE_RIGHT_COLUMN = 34
@@ -119,7 +119,9 @@ class _Columns:
         left, right = self._left or "", self._right or ""
         line = f"{self._number:3d}) {left}"
         if right:
-            line = f"{self._number:3d}) {left:<{LEFT_WIDTH}}{right}"
+            # At least two spaces even after the longest play: gnubg's fallback split
+            # looks for a double space.
+            line += " " * max(2, LEFT_WIDTH - len(left)) + right
         self.lines.append(line.rstrip())
         self._left = self._right = None
 
@@ -225,7 +227,7 @@ def export_mat(
     for number, game in enumerate(games, start=1):
         lines.append(f" Game {number}")
         left = f" {players[0]} : {score[0]}"
-        lines.append(f"{left:<{SCORE_RIGHT_COLUMN}}{players[1]} : {score[1]}")
+        lines.append(f"{left:<{SCORE_RIGHT_COLUMN - 1}} {players[1]} : {score[1]}")
         won = game.result
         last = match.over and game is games[-1]
         lines += _game_lines(game.history, last_game_of_match=last)

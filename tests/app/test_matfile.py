@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fibsd.matfile import MatFile, export_mat, mat_lines, mat_text, parse_mat
 from fibsd.rules import (
@@ -268,6 +270,21 @@ def test_export_replays_legally_to_the_same_games(seed: int, options: MatchOptio
         )
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    length=st.sampled_from([1, 2, 3, 5, 7, 11, None]),
+    beavers=st.booleans(),
+)
+def test_any_random_match_replays_legally(seed: int, length: int | None, beavers: bool) -> None:
+    options = MatchOptions(length=length, beavers=beavers and length is None)
+    original = play_match(random.Random(seed), options, max_games=4, resign_chance=0.01)
+    text = export_mat(players=PLAYERS, match=original, finished_at=None, site="x")
+    replayed = replay(parse_mat(text), options)
+    assert replayed.score == original.score
+    assert [g.result for g in _games(replayed)] == [g.result for g in _games(original)]
+
+
 def test_the_replayed_matches_cover_every_feature() -> None:
     events = []
     crawford = gammon = 0
@@ -367,3 +384,23 @@ def test_ratings_and_matfile_are_pure() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_longest_play_keeps_the_columns_apart() -> None:
+    # Four hits with 33 fill the whole left column; the columns must still split where
+    # gnubg splits them, by the second `dd:` and by a double space.
+    from fibsd.matfile import _Columns
+
+    longest = "33: 24/21* 21/18* 18/15* 15/12*"
+    columns = _Columns()
+    for player, text in [(0, longest), (1, " Doubles => 2"), (0, longest), (1, "52: 25/20 13/11")]:
+        columns.add(player, text)
+    lines = columns.finish()
+    assert lines[0].startswith(f"  1) {longest}  ")
+    parsed = parse_mat(" 1 point match\n Game 1\n a : 0  b : 0\n" + "\n".join(lines))
+    actions = parsed.games[0].actions
+    assert [(a.player, a.verb) for a in actions] == [
+        (0, "roll"), (1, "double"), (0, "roll"), (1, "roll"),
+    ]
+    assert actions[2].moves == ((24, 21), (21, 18), (18, 15), (15, 12))
+    assert actions[3].moves == ((25, 20), (13, 11))
