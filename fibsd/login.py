@@ -148,6 +148,11 @@ async def _authenticate(
     ok = await trio.to_thread.run_sync(services.hasher.verify, password, account.password_hash)
     if not ok:
         return None
+    if services.hasher.needs_rehash(account.password_hash):
+        # The configured scheme or cost changed: store a hash made the current way.
+        new_hash = await trio.to_thread.run_sync(services.hasher.hash, password)
+        await trio.to_thread.run_sync(services.store.set_password_hash, account.name, new_hash)
+        account = attrs.evolve(account, password_hash=new_hash)
     return Arrival(
         account=account, clip=clip, clip_version=clip_version, client_name=client_name,
         prompts=prompts, previous_login_at=account.last_login_at,

@@ -168,3 +168,17 @@ async def test_line_too_long_closes_only_that_connection(start_server: Any) -> N
     assert any("too long" in line for line in rest)
     again, lines = await clip_login(running, "hank")
     assert lines[0].startswith("1 hank ")
+
+
+async def test_a_hash_of_another_scheme_is_replaced_at_login(start_server: Any) -> None:
+    from fibsd.passwords import PasswordHasher
+
+    running = await start_server()
+    await register(running, "ivy", "s3cret")
+    # Pretend the account was created when the server used argon2.
+    old_hash = PasswordHasher.for_tests("argon2").hash("s3cret")
+    await trio.to_thread.run_sync(running.server.store.set_password_hash, "ivy", old_hash)
+    client, lines = await clip_login(running, "ivy", "s3cret")
+    assert lines[0].startswith("1 ivy ")
+    account = running.server.store.get_account("ivy")
+    assert account is not None and account.password_hash.startswith("$pbkdf2-sha256$")
