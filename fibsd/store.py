@@ -514,12 +514,25 @@ class Store:
         winner: int | None,
         started_at: float | None,
         finished_at: float,
+        ratings: Iterable[tuple[str, float, int]] = (),
     ) -> int:
-        """Keep a finished match (`match_data` is `Match.to_dict()`); its record id."""
+        """Keep a finished match (`match_data` is `Match.to_dict()`); its record id.
+
+        `ratings` are (name, rating, experience) updates applied in the same transaction,
+        so the record and both players' new ratings are stored together or not at all
+        (`NoSuchAccount` if a name is unknown, and then nothing is stored).
+        """
         if winner not in (0, 1, None):
             raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
         text = json.dumps(match_data, separators=(",", ":"))
         with self._write() as db:
+            for name, rating, experience in ratings:
+                cursor = db.execute(
+                    "UPDATE accounts SET rating=?, experience=? WHERE name = ?",
+                    (rating, experience, name),
+                )
+                if cursor.rowcount != 1:
+                    raise NoSuchAccount(name)
             cursor = db.execute(
                 f"INSERT INTO match_records ({_RECORD_COLUMNS})"
                 " VALUES (NULL,?,?,?,?,?,?,?,?,?)",

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from fibsd.accounts import Account
 from fibsd.rules import GameResult, Match, MatchOptions
-from fibsd.store import SCHEMA_VERSION, MatchRecord, Store
+from fibsd.store import SCHEMA_VERSION, MatchRecord, NoSuchAccount, Store
 
 
 def _finished_one_point_match() -> Match:
@@ -118,3 +119,29 @@ def test_player_lookup_uses_the_indexes(tmp_path: Path) -> None:
         )
     details = " ".join(str(row["detail"]) for row in plan)
     assert "match_records_by_player0" in details and "match_records_by_player1" in details
+
+
+def test_record_and_ratings_are_stored_together_or_not_at_all(tmp_path: Path) -> None:
+    match = _finished_one_point_match()
+    with Store.open(tmp_path / "db.sqlite") as store:
+        store.create_account(Account.new("Alice", "h", 0.0))
+        store.create_account(Account.new("bob", "h", 0.0))
+        record_id = store.record_match(
+            players=("Alice", "bob"), match_data=match.to_dict(), length=1, score=(1, 0),
+            winner=0, started_at=None, finished_at=1.0,
+            ratings=[("alice", 1510.0, 1), ("BOB", 1490.0, 1)],
+        )
+        assert store.match_record(record_id) is not None
+        alice, bob = store.get_account("alice"), store.get_account("bob")
+        assert alice is not None and bob is not None
+        assert (alice.rating, alice.experience, bob.rating, bob.experience) == (1510.0, 1, 1490.0, 1)
+        # An unknown player: neither the ratings nor the record are stored.
+        with pytest.raises(NoSuchAccount):
+            store.record_match(
+                players=("Alice", "ghost"), match_data=match.to_dict(), length=1,
+                score=(1, 0), winner=0, started_at=None, finished_at=2.0,
+                ratings=[("alice", 1520.0, 2), ("ghost", 1480.0, 1)],
+            )
+        alice = store.get_account("alice")
+        assert alice is not None and (alice.rating, alice.experience) == (1510.0, 1)
+        assert [r.id for r in store.match_records_of("alice")] == [record_id]
