@@ -2,8 +2,8 @@
 
 Owns the text format that GNU Backgammon's `import mat` reads (its `ImportMatVariation`
 / `ImportGame` / `ParseMatMove`), written from a `fibsd.rules.Match` and its per-game
-histories, and a small reader (`parse_mat`) that the tests use to replay an export
-through the rules engine. Pure: no store, no clock (times are passed in), no protocol.
+histories; the one-line summary of a stored match (`record_summary`); and a small reader
+(`parse_mat`) that the tests use to replay an export through the rules engine. Pure: no store, no clock (times are passed in), no protocol.
 
 The format, as gnubg reads it (checked against GNU Backgammon 1.07 in the tests):
 
@@ -131,7 +131,7 @@ class _Columns:
 
 
 def _game_lines(history: Sequence[Event], *, last_game_of_match: bool) -> list[str]:
-    """The numbered lines of one game (and its `Wins` line if it is over)."""
+    """The numbered lines of one game, ending with the winner's `Wins` once it is over."""
     columns = _Columns()
     pending: tuple[int, tuple[int, int]] | None = None  # rolled, not played yet
 
@@ -252,8 +252,9 @@ def mat_lines(record: MatchRecord, site: str) -> list[str]:
 
 
 def record_summary(record: MatchRecord) -> str:
-    """One line about a stored match: `  12  2026-11-21 21:30  alice - bob  7  7-5`
-    (date in UTC; length `unlimited` for money sessions; score in the players' order)."""
+    """One line about a stored match, as `list-matches` and the server's `export` list
+    them: id, date and time (UTC), the players (inviter first), the length (`N point`
+    or `unlimited`) and the final score in the players' order."""
     when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(record.finished_at))
     length = "unlimited" if record.length is None else f"{record.length} point"
     players = f"{record.players[0]} - {record.players[1]}"
