@@ -3,7 +3,8 @@
 Owns the text format that GNU Backgammon's `import mat` reads (its `ImportMatVariation`
 / `ImportGame` / `ParseMatMove`), written from a `fibsd.rules.Match` and its per-game
 histories; the one-line summary of a stored match (`record_summary`); and a small reader
-(`parse_mat`) that the tests use to replay an export through the rules engine. Pure: no store, no clock (times are passed in), no protocol.
+(`parse_mat`) that the tests use to replay an export through the rules engine.
+Pure: no store, no clock (times are passed in), no protocol.
 
 The format, as gnubg reads it (checked against GNU Backgammon 1.07 in the tests):
 
