@@ -35,7 +35,9 @@ class PlayReason(enum.Enum):
     NOT_HIGHEST = enum.auto()  # You can't remove this piece in your first move.
     CANNOT_BEAR_OFF_YET = enum.auto()  # You can't move home in your first move.
     MUST_USE_LARGER = enum.auto()  # only one die can be used, and it must be the larger
-    NOT_MAXIMAL = enum.auto()  # other plays use more dice (with the right count given)
+    NOT_MAXIMAL = enum.auto()  # defensive: not a legal result although count and steps
+    # are fine (cannot happen with the rules as implemented; kept so that a bug would be
+    # a refused play rather than an accepted illegal one)
 
 
 class IllegalPlay(RuleError):
@@ -44,7 +46,7 @@ class IllegalPlay(RuleError):
     `move_index` is the 1-based index of the offending move in the user's order (None
     for whole-play reasons), `point` the point concerned (FIBS's P), `distance` the number
     of pips (FIBS's N points), `required` how many moves the roll requires (FIBS's N moves;
-    -1 when it was not needed to decide).
+    `validate_play` always fills it in).
     """
 
     reason: PlayReason
@@ -85,7 +87,6 @@ class ActionReason(enum.Enum):
     CRAWFORD_GAME = enum.auto()  # no doubling in the Crawford game
     HOLLAND_RULE = enum.auto()  # trailer may not double before his third turn
     REDOUBLE_LIMIT = enum.auto()  # maximum number of redoubles reached
-    CUBE_DISABLED = enum.auto()  # doubling switched off for this game
     NO_BEAVERS = enum.auto()  # beavers/raccoons not allowed (match play or option)
     BAD_RESIGNATION = enum.auto()  # resignation value not 1, 2 or 3
     MATCH_OVER = enum.auto()

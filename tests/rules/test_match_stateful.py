@@ -18,6 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from fibsd.rules.errors import ActionReason, RuleError
 from fibsd.rules.events import (
     Beavered,
+    CubeOffered,
     CubeTaken,
     Event,
     GameResult,
@@ -25,10 +26,13 @@ from fibsd.rules.events import (
     GameWon,
     MatchWon,
     Raccooned,
+    ResignationOffered,
     ScoreChanged,
+    WinKind,
 )
 from fibsd.rules.game import GamePhase
 from fibsd.rules.match import Match, MatchOptions
+from fibsd.rules.position import OFF
 
 from .driver import step
 
@@ -57,6 +61,8 @@ class MatchMachine(RuleBasedStateMachine):
         self.post_crawford_seen = False
         self.cube_turned = False
         self.reached_match_point = False
+        self.offered = 0
+        self.resigned: GameResult | None = None
 
     # --- the model -------------------------------------------------------------------
 
@@ -66,7 +72,12 @@ class MatchMachine(RuleBasedStateMachine):
         for e in events:
             if isinstance(e, (CubeTaken, Beavered, Raccooned)):
                 self.cube_turned = True
+            elif isinstance(e, CubeOffered):
+                self.offered = e.cube
+            elif isinstance(e, ResignationOffered):
+                self.resigned = e.result
             elif isinstance(e, GameWon):
+                self.check_result(e)
                 value = e.result.value
                 if money and self.match.options.jacoby and not self.cube_turned:
                     value = 1
@@ -75,7 +86,6 @@ class MatchMachine(RuleBasedStateMachine):
                 if length is not None:
                     expected = min(expected, length - self.score[e.winner])
                 self.score[e.winner] += expected
-                self.won_now = e.winner
             elif isinstance(e, ScoreChanged):
                 assert e.score == tuple(self.score)
             elif isinstance(e, MatchWon):
@@ -97,6 +107,25 @@ class MatchMachine(RuleBasedStateMachine):
                 if e.post_crawford:
                     self.post_crawford_seen = True
 
+    def check_result(self, won: GameWon) -> None:
+        """The result class, read off the finished game's checkers independently."""
+        game = self.match.game if self.match.over else self.match.finished_games[-1]
+        assert game.result == won
+        if won.how is WinKind.BORNE_OFF:
+            winner, loser = game.side(won.winner), game.side(1 - won.winner)
+            assert winner[OFF] == 15
+            if loser[OFF]:
+                expected = GameResult.SINGLE
+            elif any(loser[19:]):  # bar or the winner's home board
+                expected = GameResult.BACKGAMMON
+            else:
+                expected = GameResult.GAMMON
+            assert won.result is expected
+        elif won.how is WinKind.DOUBLE_PASSED:
+            assert won.result is GameResult.SINGLE and won.cube * 2 == self.offered
+        else:
+            assert won.result is self.resigned
+
     # --- rules -----------------------------------------------------------------------
 
     @rule(n=st.integers(1, 40))
@@ -107,12 +136,15 @@ class MatchMachine(RuleBasedStateMachine):
             self.check_doubling_rules()
             self.follow(step(self.match, self.rng, double_rate=0.1, resign_rate=0.08))
 
-    @rule()
-    def play_a_whole_game(self) -> None:
+    @rule(quick=st.booleans())
+    def play_a_whole_game(self, quick: bool) -> None:
+        """To the end: quick games mostly end by a resignation or a pass, the others
+        mostly by bearing off (gammons and backgammons included)."""
         number = self.match.game_number
+        double_rate, resign_rate = (0.1, 0.08) if quick else (0.02, 0.0)
         while not self.match.over and self.match.game_number == number:
             self.check_doubling_rules()
-            self.follow(step(self.match, self.rng, double_rate=0.1, resign_rate=0.08))
+            self.follow(step(self.match, self.rng, double_rate, resign_rate))
 
     @rule(
         action=st.sampled_from(
