@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from fibsd.rules.movegen import Play
 from fibsd.rules.position import CHECKERS, OFF, Position
 
 
@@ -22,5 +25,6 @@ def pos(me: dict[int, int], opp: dict[int, int]) -> Position:
     return position
 
 
-def results(plays: object) -> set[Position]:
-    return {p.result for p in plays}  # type: ignore[attr-defined]
+def results(plays: Iterable[Play]) -> set[Position]:
+    """The resulting positions of some plays."""
+    return {p.result for p in plays}

@@ -50,7 +50,7 @@ def reference_results(position: Position, dice: tuple[int, int]) -> set[Position
     # keeps doubles affordable without any cleverness about move order
     found: set[tuple[tuple[int, ...], Position]] = set()
     for order in orders:
-        frontier = {((), position)}
+        frontier: set[tuple[tuple[int, ...], Position]] = {((), position)}
         for die in order:
             found |= frontier
             following = set()

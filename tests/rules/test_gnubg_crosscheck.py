@@ -31,7 +31,7 @@ def _declared() -> bool:
 
 def _gnubg() -> ModuleType:
     try:
-        import gnubg_nn  # type: ignore[import-not-found]
+        import gnubg_nn  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         if _declared():
             raise

@@ -10,6 +10,7 @@ import pytest
 
 from fibsd.rules.errors import ActionReason, IllegalAction, RuleError
 from fibsd.rules.events import (
+    Event,
     GameResult,
     GameStarted,
     GameWon,
@@ -30,7 +31,7 @@ def _any_play(match: Match, player: int) -> Play:
     return legal_plays(match.game.position_for(player), dice)[0]
 
 
-def resign_game(match: Match, winner: int, result: GameResult) -> list[object]:
+def resign_game(match: Match, winner: int, result: GameResult) -> list[Event]:
     loser = 1 - winner
     match.opening_roll(*((6, 5) if loser == 0 else (5, 6)))
     match.resign(loser, result)

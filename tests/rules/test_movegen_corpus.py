@@ -17,18 +17,18 @@ if not CORPUS.exists():  # a checkout beside shared/, as in CI, or the shared co
 
 
 def load_corpus() -> list[tuple[Position, tuple[int, int], list[str]]]:
-    rows = []
+    rows: list[tuple[Position, tuple[int, int], list[str]]] = []
     with CORPUS.open() as f:
         for line in f:
             row = json.loads(line)
             rows.append(
                 (
                     Position.from_hex(row["me"], row["opp"]),
-                    tuple(row["dice"]),
+                    (row["dice"][0], row["dice"][1]),
                     row["results"],
                 )
             )
-    return rows  # type: ignore[return-value]
+    return rows
 
 
 @pytest.fixture(scope="module")
