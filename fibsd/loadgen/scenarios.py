@@ -1,0 +1,245 @@
+"""The three load scenarios: `matches`, `hold` and `storm`, each returning a `Report`.
+
+Owns how a scenario drives the server: account names, bounded-concurrency logins, the
+session tasks, the timing, and which figures are reported. The server process itself is
+`serverproc`'s; the match play is `bot`'s.
+
+Accounts are pre-created in the database before the server starts (see
+`serverproc.precreate_accounts`), so every scenario measures logging in, not registering.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Awaitable, Callable
+
+import attrs
+import trio
+
+from fibsd.loadgen.bot import BotOptions, MatchBot, MatchStats
+from fibsd.loadgen.report import Report
+from fibsd.loadgen.serverproc import PASSWORD, ServerProcess
+from fibsd.loadgen.wire import Closed, LineClient
+
+LOGIN_PROMPT = b"login: "
+CLIENT_NAME = "fibsd_loadgen"
+CLIP_VERSION = 1008
+
+
+def account_name(index: int) -> str:
+    """A valid account name (letters only) for session `index`: lga, lgb, ..., lgba, ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, digit = divmod(index - 1, 26)
+        letters = chr(ord("a") + digit) + letters
+    return "lg" + letters
+
+
+@attrs.define
+class Common:
+    """Options shared by every scenario."""
+
+    seed: int = 1
+    login_concurrency: int = 200
+    login_timeout_seconds: float = 600.0
+    settle_seconds: float = 3.0
+
+
+async def clip_login(port: int, name: str) -> tuple[LineClient, float]:
+    """Connect, log in with CLIP, read up to the `6` ending the who list; (client, seconds)."""
+    started = time.perf_counter()
+    client = await LineClient.connect(port)
+    try:
+        await client.read_until_prompt(LOGIN_PROMPT)
+        await client.send(f"login {CLIENT_NAME} {CLIP_VERSION} {name} {PASSWORD}")
+        await client.read_until_line(b"6")
+    except BaseException:
+        await client.aclose()
+        raise
+    return client, time.perf_counter() - started
+
+
+@attrs.define
+class Held:
+    """Sessions logged in and kept reading."""
+
+    clients: dict[str, LineClient] = attrs.field(factory=dict)
+    login_seconds: list[float] = attrs.field(factory=list)
+    dropped: int = 0
+    failed_logins: int = 0
+    failures: list[str] = attrs.field(factory=list)
+
+
+async def _drain(client: LineClient, held: Held) -> None:
+    try:
+        await client.drain_forever()
+    except Closed:
+        held.dropped += 1
+
+
+async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common: Common,
+                     *, drain: Callable[[str], bool]) -> Held:
+    """Log everyone in with at most `login_concurrency` logins in flight.
+
+    Sessions for which `drain(name)` is true get a task that reads and discards their
+    input until the end; the others are returned for the caller to read.
+    """
+    held = Held()
+    limiter = trio.CapacityLimiter(common.login_concurrency)
+
+    async def one(name: str) -> None:
+        async with limiter:
+            try:
+                with trio.fail_after(common.login_timeout_seconds):
+                    client, seconds = await clip_login(port, name)
+            except (OSError, Closed, trio.TooSlowError) as error:
+                held.failed_logins += 1
+                if len(held.failures) < 10:
+                    held.failures.append(f"{name}: {error!r}")
+                return
+        held.clients[name] = client
+        held.login_seconds.append(seconds)
+        if drain(name):
+            nursery.start_soon(_drain, client, held)
+
+    async with trio.open_nursery() as logins:
+        for name in names:
+            logins.start_soon(one, name)
+    return held
+
+
+def _memory(report: Report, server: ServerProcess, before_kib: int, sessions: int) -> None:
+    after_kib = server.rss_kib()
+    report.add("server_rss_before_kib", before_kib)
+    report.add("server_rss_kib", after_kib)
+    report.add("server_rss_per_session_kib",
+               (after_kib - before_kib) / sessions if sessions else 0.0)
+
+
+async def run_hold(server: ServerProcess, sessions: int, hold_seconds: float, common: Common) -> Report:
+    """S CLIP sessions logged in and held idle; ramp-up time; then the server's RSS."""
+    report = Report()
+    report.add("scenario", "hold")
+    names = [account_name(i) for i in range(sessions)]
+    before = server.rss_kib()
+    async with trio.open_nursery() as nursery:
+        started = time.perf_counter()
+        held = await log_in_all(nursery, server.port, names, common, drain=lambda _name: True)
+        ramp = time.perf_counter() - started
+        await trio.sleep(common.settle_seconds + hold_seconds)
+        still = len(held.clients) - held.dropped
+        report.add("sessions_requested", sessions)
+        report.add("sessions_held", still)
+        report.add("ramp_up_seconds", ramp)
+        report.add("logins_per_second", len(held.clients) / ramp if ramp else 0.0)
+        report.add_latencies("login_latency", held.login_seconds)
+        _memory(report, server, before, still)
+        report.add("errors", held.failed_logins + held.dropped)
+        for failure in held.failures:
+            report.add("error_sample", failure)
+        nursery.cancel_scope.cancel()
+    return report
+
+
+async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Report:
+    """S users connect and log in all at once; time until every one has seen its `6`."""
+    report = Report()
+    report.add("scenario", "storm")
+    report.add("accounts", "pre-created (CLIP login, no registration)")
+    names = [account_name(i) for i in range(sessions)]
+    before = server.rss_kib()
+    storm = Common(seed=common.seed, login_concurrency=max(sessions, 1),
+                   login_timeout_seconds=common.login_timeout_seconds,
+                   settle_seconds=common.settle_seconds)
+    async with trio.open_nursery() as nursery:
+        started = time.perf_counter()
+        held = await log_in_all(nursery, server.port, names, storm, drain=lambda _name: True)
+        elapsed = time.perf_counter() - started
+        await trio.sleep(common.settle_seconds)
+        report.add("sessions_requested", sessions)
+        report.add("sessions_logged_in", len(held.clients))
+        report.add("sessions_held", len(held.clients) - held.dropped)
+        report.add("storm_seconds", elapsed)
+        report.add_latencies("login_latency", held.login_seconds)
+        _memory(report, server, before, len(held.clients) - held.dropped)
+        report.add("errors", held.failed_logins + held.dropped)
+        for failure in held.failures:
+            report.add("error_sample", failure)
+        nursery.cancel_scope.cancel()
+    return report
+
+
+async def run_matches(server: ServerProcess, sessions: int, matches: int, seconds: float,
+                      common: Common, options: BotOptions) -> Report:
+    """S sessions, M bot-vs-bot matches at full speed for T seconds."""
+    if sessions < 2 * matches:
+        raise ValueError(f"{matches} matches need at least {2 * matches} sessions, not {sessions}")
+    report = Report()
+    report.add("scenario", "matches")
+    names = [account_name(i) for i in range(sessions)]
+    players = set(names[: 2 * matches])
+    before = server.rss_kib()
+    stats = MatchStats(measuring=False)
+    rng = random.Random(common.seed)
+    errors_at_login = 0
+    async with trio.open_nursery() as nursery:
+        started = time.perf_counter()
+        held = await log_in_all(nursery, server.port, names, common,
+                                drain=lambda name: name not in players)
+        report.add("login_seconds", time.perf_counter() - started)
+        errors_at_login = held.failed_logins
+        clients = held.clients
+        bots: list[MatchBot] = []
+        for pair in range(matches):
+            first, second = names[2 * pair], names[2 * pair + 1]
+            if first not in clients or second not in clients:
+                continue
+            bots.append(MatchBot(first, second, inviter=True, client=clients[first],
+                                 stats=stats, rng=random.Random(rng.random()), options=options))
+            bots.append(MatchBot(second, first, inviter=False, client=clients[second],
+                                 stats=stats, rng=random.Random(rng.random()), options=options))
+        async with trio.open_nursery() as setups:
+            for bot in bots:
+                setups.start_soon(_guarded, bot.setup, stats, bot.name)
+        stats.measuring = True
+        commands_before = stats.commands
+        play_started = time.perf_counter()
+        with trio.move_on_after(seconds):
+            async with trio.open_nursery() as play:
+                for bot in bots:
+                    play.start_soon(_guarded, bot.play, stats, bot.name)
+        played = time.perf_counter() - play_started
+        stats.measuring = False
+        report.add("sessions_requested", sessions)
+        report.add("sessions_held", len(held.clients) - held.dropped - stats.disconnects)
+        report.add("matches_requested", matches)
+        report.add("matches_running", len(bots) // 2)
+        report.add("seconds", played)
+        report.add("plays", stats.plays)
+        report.add("moves_per_second", stats.plays / played if played else 0.0)
+        report.add("commands", stats.commands - commands_before)
+        report.add("commands_per_second", (stats.commands - commands_before) / played if played else 0.0)
+        report.add("games_finished", stats.games)
+        report.add("matches_finished", stats.matches)
+        report.add("doubles", stats.doubles)
+        report.add("takes", stats.takes)
+        report.add("passes", stats.passes)
+        report.add_latencies("latency", stats.latencies)
+        _memory(report, server, before, len(held.clients) - held.dropped)
+        report.add("errors", stats.errors + errors_at_login + held.dropped)
+        for sample in stats.error_samples + held.failures:
+            report.add("error_sample", sample)
+        nursery.cancel_scope.cancel()
+    return report
+
+
+async def _guarded(run: Callable[[], Awaitable[None]], stats: MatchStats, name: str) -> None:
+    try:
+        await run()
+    except Closed:
+        stats.disconnects += 1
+        stats.error(f"{name}: disconnected")
+    except RuntimeError as error:
+        stats.error(f"{name}: {error}")

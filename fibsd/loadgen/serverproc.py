@@ -1,0 +1,203 @@
+"""The server under load: a `fibsd serve` subprocess with a load-test configuration.
+
+Owns everything about the server process the load generator starts: a temporary
+directory with its own database and config, a free port on 127.0.0.1, pre-created
+accounts, the file-descriptor limit of the child, its RSS (VmRSS from /proc/PID/status),
+and stopping it by its PID (SIGTERM, then SIGKILL after a bounded wait).
+
+The configuration written here is for load tests only: it uses `pbkdf2_sha256` with the
+lowest cost the server accepts (1000 rounds) so that thousands of logins measure the
+server rather than the password hash, and raises `max_output_lines` (a CLIP login
+receives one line per user online, which must fit in the outbox), `login_timeout_seconds`
+and `idle_timeout_seconds`. Never use it for a real server.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+PASSWORD = "loadtest"
+"""The password of every load-test account."""
+
+STARTUP_SECONDS = 30.0
+STOP_SECONDS = 15.0
+
+
+def raise_fd_limit(wanted: int) -> int:
+    """Raise this process's RLIMIT_NOFILE soft limit towards `wanted`; the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def config_text(port: int, db_path: Path, motd_path: Path, *, log_level: str) -> str:
+    """The load-test TOML configuration (see the module docstring for why each value)."""
+    return f"""\
+# Load-test configuration written by fibsd.loadgen. NOT for a real server: the password
+# hash is the cheapest the server accepts, so that logins measure the server, not pbkdf2.
+[server]
+host = "127.0.0.1"
+port = {port}
+db_path = "{db_path}"
+motd_file = "{motd_path}"
+club_name = "fibsd-loadtest"
+log_level = "{log_level}"
+
+[limits]
+idle_timeout_seconds = 86400
+login_timeout_seconds = 3600
+# A CLIP login receives one `5` line per user online: 10,000 users need a bigger outbox
+# than the default 2000 lines.
+max_output_lines = 1000000
+
+[passwords]
+password_hash_scheme = "pbkdf2_sha256"
+pbkdf2_rounds = 1000
+"""
+
+
+def precreate_accounts(db_path: Path, names: Iterable[str]) -> int:
+    """Create accounts (password `PASSWORD`) in the database before the server starts.
+
+    One hash is computed and shared: every account has the same password, and a salted
+    pbkdf2 hash verifies for any account that stores it. Returns how many were created.
+    """
+    from fibsd.accounts import Account
+    from fibsd.passwords import PasswordHasher
+    from fibsd.store import Store
+
+    hashed = PasswordHasher("pbkdf2_sha256", pbkdf2_rounds=1000).hash(PASSWORD)
+    now = time.time()
+    created = 0
+    with Store.open(db_path) as store:
+        for name in names:
+            store.create_account(Account.new(name, hashed, now))
+            created += 1
+    return created
+
+
+def read_rss_kib(pid: int) -> int:
+    """VmRSS of process `pid` in KiB (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return 0
+    return 0
+
+
+class ServerProcess:
+    """A fibsd server started for one load run; use as a context manager."""
+
+    def __init__(self, *, fd_limit: int, db_dir: Path | None = None, log_level: str = "WARNING",
+                 keep: bool = False) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="fibsd-load-", dir=db_dir))
+        self.db_path = self.directory / "fibsd.db"
+        self.config_path = self.directory / "fibsd.toml"
+        self.log_path = self.directory / "server.log"
+        self.port = free_port()
+        self.fd_limit = fd_limit
+        self.log_level = log_level
+        self.keep = keep
+        self.process: subprocess.Popen[bytes] | None = None
+        self.config_path.write_text(
+            config_text(self.port, self.db_path, self.directory / "no-motd.txt", log_level=log_level),
+            encoding="utf-8",
+        )
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def start(self) -> None:
+        """Start `python -m fibsd serve` and wait (bounded) until it accepts connections.
+
+        The child inherits RLIMIT_NOFILE, so it is raised here, in this process, first
+        (no `preexec_fn`, which is unsafe once threads exist).
+        """
+        raise_fd_limit(self.fd_limit)
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "fibsd", "serve", "--config", str(self.config_path)],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}: {self.log_tail()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"server did not listen on port {self.port} within {STARTUP_SECONDS} s")
+
+    def rss_kib(self) -> int:
+        return read_rss_kib(self.pid)
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def log_count(self, word: str) -> int:
+        """How many lines of the server log contain `word` (e.g. ERROR, Traceback)."""
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as log:
+                return sum(1 for line in log if word in line)
+        except OSError:
+            return 0
+
+    def stop(self) -> int | None:
+        """SIGTERM by PID, wait (bounded), SIGKILL if needed; the exit status."""
+        process = self.process
+        if process is None:
+            return None
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGTERM)
+            try:
+                process.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                os.kill(process.pid, signal.SIGKILL)
+                process.wait(STOP_SECONDS)
+        return process.returncode
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop()
+        if not self.keep:
+            shutil.rmtree(self.directory, ignore_errors=True)
