@@ -1,0 +1,390 @@
+"""Fuzzing the codec and the application core (issue 7): garbage in, no crash, invariants hold.
+
+(a) `protocol.framing.LineReader` + `protocol.commands.parse_command` on arbitrary bytes in
+arbitrary chunks: only clean lines, `ProtocolError` (`LineTooLong`) or `CommandError`.
+
+(b) The session layer without sockets: a `Registry` on an in-memory store, four accounts
+logged in as `Session`s (as `fibsd.server._converse` builds them), and random command lines
+(generated garbage, every command type through `format_command`, and invite/join/roll/move/
+double/accept/resign/leave sequences so that matches start and progress) fed to random
+sessions. A small driver plays the shell's part: it commits each `Outcome`'s writes to the
+store, renders every delivery for its recipient, runs off-loop work, and logs out sessions
+that left or were closed. After every step the structural invariants are checked.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fibsd.accounts import Account
+from fibsd.bots.moves import play_line
+from fibsd.clock import ManualClock
+from fibsd.config import Config
+from fibsd.outcome import Outcome
+from fibsd.passwords import PasswordHasher
+from fibsd.registry import Departure, Registry
+from fibsd.rules import GamePhase, legal_plays
+from fibsd.session import Session
+from fibsd.store import Store
+from protocol.board import Colour
+from protocol.commands import format_command, parse_command, parse_login_line
+from protocol.errors import CommandError, LineTooLong, ProtocolError
+from protocol.framing import LineReader
+from tests.protocol.test_commands import commands as command_values
+
+# --------------------------------------------------------------------- (a) the codec
+
+_TELNET_BITS = [b"\xff", b"\xff\xfb\x01", b"\xff\xfa", b"\xff\xf0", b"\xff\xff", b"\r", b"\n",
+                b"\r\n", b"\r\x00", b"\x00", b"move 1-2", b"\xc3\xa9", b"\xe9"]
+wire_bytes = st.lists(
+    st.one_of(st.binary(max_size=80), st.sampled_from(_TELNET_BITS)), max_size=30
+).map(b"".join)
+
+
+def _chunks(data: bytes, cuts: list[int]) -> Iterator[bytes]:
+    start = 0
+    for cut in sorted({c % (len(data) + 1) for c in cuts}):
+        yield data[start:cut]
+        start = cut
+    yield data[start:]
+
+
+def _check_line(line: str) -> None:
+    assert isinstance(line, str)
+    assert not any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in line), repr(line)
+    try:
+        command = parse_command(line)
+    except CommandError as error:
+        assert all("\r" not in text and "\n" not in text for text in error.lines), error.lines
+    else:
+        assert "\n" not in format_command(command)
+    try:
+        parse_login_line(line)
+    except CommandError:
+        pass
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=wire_bytes, cuts=st.lists(st.integers(0, 10_000), max_size=6),
+       limit=st.integers(1, 200))
+def test_arbitrary_bytes_give_lines_or_protocol_errors(data: bytes, cuts: list[int], limit: int) -> None:
+    reader = LineReader(max_line_bytes=limit)
+    lines: list[str] = []
+    for chunk in _chunks(data, cuts):
+        try:
+            lines += reader.feed(chunk)
+        except LineTooLong as too_long:
+            lines += too_long.lines
+            for _ in range(len(data) + 2):  # each retry consumes input: bounded
+                try:
+                    lines += reader.discard_line()
+                    break
+                except LineTooLong as again:
+                    lines += again.lines
+            else:
+                pytest.fail("discard_line never made progress")
+        except ProtocolError:  # pragma: no cover - only after an unhandled LineTooLong
+            pytest.fail("feed refused input although discard_line was called")
+        assert reader.pending_bytes <= limit
+    for line in lines:
+        _check_line(line)
+
+
+# ------------------------------------------------------------ (b) the session layer
+
+NAMES = ("alice", "bob", "carol", "dave")
+PASSWORD = "secret"
+
+
+class RandomDice:
+    """A seeded dice source: hypothesis chooses the seed, so failures replay."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def die(self) -> int:
+        return self._rng.randint(1, 6)
+
+    def coin(self) -> int:
+        return self._rng.randint(0, 1)
+
+
+class Core:
+    """The application core with a driver standing in for the trio shell."""
+
+    def __init__(self, seed: int) -> None:
+        self.store = Store.open(":memory:")
+        self.clock = ManualClock()
+        self.hasher = PasswordHasher.for_tests("pbkdf2_sha256")
+        config = Config.from_mapping({"server": {"motd_file": "/nonexistent/fibsd-motd.txt"}})
+        self.registry = Registry(config=config, store=self.store, clock=self.clock,
+                                 hasher=self.hasher, dice=RandomDice(seed))
+        hashed = self.hasher.hash(PASSWORD)
+        for name in NAMES:
+            account = Account.new(name, hashed, self.clock.now())
+            toggles = account.toggles.with_value("ready", True)
+            self.store.create_account(attrs.evolve(account, toggles=toggles))
+        self.deliveries = 0
+        self.last_lines: list[str] = []
+
+    # --- the shell's part -------------------------------------------------------------
+
+    def log_in(self, name: str, *, clip: bool) -> Session:
+        account = self.store.get_account(name)
+        assert account is not None
+        session = Session(
+            registry=self.registry, account=account, clip=clip, clip_version=1008,
+            client_name="fuzz" if clip else None, host="127.0.0.1",
+            login_at=self.clock.now(), prompts=not clip,
+        )
+        self.apply(self.registry.log_in(session, previous_login_at=account.last_login_at,
+                                        previous_host=account.last_login_host))
+        return session
+
+    def handle(self, session: Session, line: str) -> None:
+        if self.registry.get(session.name) is not session:
+            return  # its connection is gone: the shell would never call it
+        self.apply(session.handle(line))
+        if session.departure is not None:
+            self.apply(self.registry.log_out(session, session.departure))
+
+    def drop(self, session: Session) -> None:
+        self.apply(self.registry.log_out(session, Departure.DROPPED))
+
+    def apply(self, outcome: Outcome) -> None:
+        for write in outcome.writes:
+            write(self.store)
+        for recipient, message in outcome.deliveries:
+            assert isinstance(recipient, Session)
+            lines = recipient.render(message)
+            assert isinstance(lines, list)
+            for text in lines:
+                assert isinstance(text, str)
+                assert "\r" not in text and "\n" not in text, (message, text)
+            self.deliveries += 1
+            self.last_lines = lines
+        for write in outcome.writes_after_delivery:
+            write(self.store)
+        if outcome.off_loop is not None:
+            result = outcome.off_loop.work()
+            self.apply(outcome.off_loop.then(result))
+        for recipient, _reason in outcome.closes:
+            assert isinstance(recipient, Session)
+            self.apply(self.registry.log_out(recipient, Departure.DROPPED))
+
+    # --- invariants -------------------------------------------------------------------
+
+    def check(self) -> None:
+        online = list(self.registry.sessions())
+        keys = [s.name.lower() for s in online]
+        assert len(keys) == len(set(keys)), keys
+        assert self.registry.online_count() == len(online)
+        tables = {id(s.table): s.table for s in online if s.table is not None}
+        for session in online:
+            assert self.registry.get(session.name) is session
+            if session.table is not None:
+                seat = session.table.seat_of(session)
+                assert seat is not None, f"{session.name} has a table without a seat"
+                assert session.table.seats[seat] is session
+                assert session.table.names[seat].lower() == session.name.lower()
+                assert session.watching is None, f"{session.name} plays and watches"
+            if session.watching is not None:
+                watched = session.watching
+                assert self.registry.get(watched.name) is watched, "watches someone offline"
+                assert session in watched.watched_by
+                assert watched is not session
+            for watcher in session.watched_by:
+                assert watcher.watching is session
+                assert self.registry.get(watcher.name) is watcher, "watched by someone offline"
+        for table in tables.values():
+            assert table is not None
+            occupants = [s for s in table.seats if s is not None]
+            assert len({id(s) for s in occupants}) == len(occupants), "one user in both seats"
+            for occupant in occupants:
+                assert occupant.table is table, "a seat points to a user at another table"
+                assert self.registry.get(occupant.name) is occupant, "an offline user is seated"
+            game = table.match.game
+            for seat in (0, 1):
+                side = game.side(seat)
+                assert len(side) == 26 and min(side) >= 0
+                assert sum(side) == 15, (seat, side)
+
+    # --- driving a match ----------------------------------------------------------------
+
+    def sensible_action(self, session: Session, choice: int) -> None:
+        """What the player whose turn it is at `session`'s table would do next."""
+        table = session.table
+        if table is None:
+            self.handle(session, "roll")
+            return
+        players = [s for s in table.seats if s is not None]
+        game = table.match.game
+        if table.between_games:
+            for player in players:
+                self.handle(player, "join")
+            return
+        actor_seat = game.actor()
+        actor = table.seats[actor_seat] if actor_seat is not None else None
+        if actor is None:
+            self.handle(session, "board")
+            return
+        phase = game.phase
+        if phase is GamePhase.AWAITING_MOVE:
+            self.handle(actor, self.legal_move_line(actor, choice) or "roll")
+        elif phase is GamePhase.AWAITING_ROLL:
+            self.handle(actor, "double" if choice % 9 == 0 else "roll")
+        elif phase is GamePhase.DOUBLE_OFFERED:
+            self.handle(actor, "accept" if choice % 3 else "reject")
+        elif phase is GamePhase.RESIGNATION_OFFERED:
+            self.handle(actor, "reject" if choice % 2 else "accept")
+        else:
+            self.handle(actor, "board")
+
+    # --- a legal play for whoever is to move ------------------------------------------
+
+    def legal_move_line(self, session: Session, choice: int) -> str | None:
+        table, seat = session.table, session.seat
+        if table is None or seat is None:
+            return None
+        game = table.match.game
+        if game.phase is not GamePhase.AWAITING_MOVE or game.turn != seat or game.dice is None:
+            return None
+        plays = legal_plays(game.position_for(seat), game.dice)
+        if not plays or not plays[0].moves:
+            return None
+        colour = Colour.O if table.is_o(seat) else Colour.X
+        return play_line(plays[choice % len(plays)], colour)
+
+
+# Lines that drive matches between the four users, with names filled in at run time.
+_MATCH_TEMPLATES = (
+    "invite {other} 1", "invite {other} 3", "invite {other}", "invite {other} unlimited",
+    "invite {other} 2 holland", "join {other}", "join", "roll", "double", "redouble", "beaver",
+    "raccoon", "accept", "reject", "resign n", "resign g", "resign b", "leave", "board", "pip",
+    "watch {other}", "unwatch", "look {other}", "oldmoves {other}", "oldboard {other}",
+    "toggle ready", "toggle automove", "toggle greedy", "toggle double", "toggle autoboard",
+    "set boardstyle 1", "set boardstyle 2", "set boardstyle 3", "set redoubles 1",
+    "tell {other} hi", "message {other} see you", "messages", "kibitz well played", "say gg",
+    "whisper psst", "show saved", "show games", "export", "whois {other}", "who", "rawwho",
+    "away lunch", "back", "gag {other}", "blind {other}", "waitfor {other}", "bye", "wave",
+    "!!", "panic", "off", "move 24-18 13-11", "move bar-20", "password secret:secret2:secret2",
+    "password secret2:secret:secret",
+)
+
+garbage = st.one_of(
+    st.text(max_size=60),
+    st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=60),
+    st.from_regex(r"[a-z!]{1,8}( [A-Za-z0-9_:\-]{0,10}){0,4}", fullmatch=True),
+)
+
+actions = st.one_of(
+    st.tuples(st.just("line"), st.integers(0, 3), garbage),
+    st.tuples(st.just("command"), st.integers(0, 3), command_values.map(format_command)),
+    st.tuples(st.just("template"), st.integers(0, 3), st.sampled_from(_MATCH_TEMPLATES),
+              st.integers(0, 3)),
+    st.tuples(st.just("template"), st.integers(0, 3), st.sampled_from(_MATCH_TEMPLATES[:8]),
+              st.integers(0, 3)),
+    st.tuples(st.just("start"), st.integers(0, 3), st.integers(1, 3),
+              st.sampled_from(["1", "3", "", "unlimited", "5 holland"])),
+    st.tuples(st.just("start"), st.integers(0, 3), st.integers(1, 3), st.just("3")),
+    st.tuples(st.just("act"), st.integers(0, 3), st.integers(0, 1000)),
+    st.tuples(st.just("act"), st.integers(0, 3), st.integers(0, 1000)),
+    st.tuples(st.just("act"), st.integers(0, 3), st.integers(0, 1000)),
+    st.tuples(st.just("relogin"), st.integers(0, 3), st.booleans()),
+    st.tuples(st.just("drop"), st.integers(0, 3)),
+    st.tuples(st.just("tick"), st.integers(1, 4000)),
+)
+
+
+def run_actions(seed: int, steps: list[tuple[object, ...]]) -> Core:
+    """Play `steps` against a fresh core, checking the invariants after each one."""
+    core = Core(seed)
+    sessions = [core.log_in(name, clip=index % 2 == 0) for index, name in enumerate(NAMES)]
+    core.check()
+    for step in steps:
+        kind = step[0]
+        if kind == "tick":
+            core.clock.advance(float(step[1]))  # type: ignore[arg-type]
+            continue
+        index = int(step[1])  # type: ignore[call-overload]
+        session = sessions[index]
+        if kind == "line" or kind == "command":
+            core.handle(session, str(step[2]))
+        elif kind == "template":
+            other = NAMES[int(step[3])]  # type: ignore[call-overload]
+            core.handle(session, str(step[2]).format(other=other))
+        elif kind == "start":
+            other = (index + int(step[2])) % len(NAMES)  # type: ignore[call-overload]
+            core.handle(session, f"invite {NAMES[other]} {step[3]}".strip())
+            core.check()
+            core.handle(sessions[other], f"join {NAMES[index]}")
+        elif kind == "act":
+            for _ in range(1 + int(step[2]) % 12):  # some turns of this user's match, if any
+                core.sensible_action(session, int(step[2]))  # type: ignore[call-overload]
+                core.check()
+        elif kind == "relogin":
+            sessions[index] = core.log_in(NAMES[index], clip=bool(step[2]))
+        elif kind == "drop":
+            core.drop(session)
+            sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
+        else:  # pragma: no cover
+            raise AssertionError(kind)
+        core.check()
+        # A user who left (bye) comes back for the next step, as players do.
+        if core.registry.get(NAMES[index]) is not sessions[index]:
+            if core.registry.get(NAMES[index]) is None:
+                sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
+                core.check()
+            else:
+                current = core.registry.get(NAMES[index])
+                assert current is not None
+                sessions[index] = current
+    store = core.store
+    for name in NAMES:
+        account = store.get_account(name)
+        assert account is not None and account.experience >= 0
+    return core
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), steps=st.lists(actions, min_size=1, max_size=120))
+def test_random_commands_from_four_users_never_break_the_core(seed: int, steps: list[tuple[object, ...]]) -> None:
+    run_actions(seed, steps)
+
+
+def test_matches_really_start_and_progress_under_the_driver() -> None:
+    """The generated sequences reach match play: a scripted run plays a whole 1-point match."""
+    core = Core(seed=7)
+    alice = core.log_in("alice", clip=True)
+    bob = core.log_in("bob", clip=False)
+    core.handle(alice, "invite bob 1")
+    core.handle(bob, "join alice")
+    assert alice.table is not None and alice.table is bob.table
+    core.check()
+    for _ in range(2000):
+        table = alice.table
+        if table is None:
+            break
+        game = table.match.game
+        turn = game.turn
+        mover = alice if turn == table.seat_of(alice) else bob
+        if game.phase is GamePhase.AWAITING_ROLL:
+            core.handle(mover, "roll")
+        elif game.phase is GamePhase.AWAITING_MOVE:
+            line = core.legal_move_line(mover, 0)
+            assert line is not None
+            core.handle(mover, line)
+        else:
+            break
+        core.check()
+    assert alice.table is None and bob.table is None
+    assert alice.last_table is not None and alice.last_table.match.over
+    alice_account, bob_account = core.store.get_account("alice"), core.store.get_account("bob")
+    assert alice_account is not None and bob_account is not None
+    assert alice_account.experience == bob_account.experience == 1
