@@ -139,6 +139,7 @@ class BotPlayer:
         self.strategy = strategy
         self.results: list[MatchResult] = []
         self.saved_with: set[str] = set()  # opponents with a saved match (from `show saved`)
+        self.refusals: list[Text] = []  # the server refused a play or a double of ours
         self.connected()
 
     def connected(self) -> None:
@@ -255,11 +256,13 @@ class BotPlayer:
             return await self._move_or_ask()
         elif text in _MOVE_REFUSALS and self._moved_on is not None:
             log.warning("%s: play refused (%s)", self.settings.name, text.name)
+            self.refusals.append(text)
             self._moved_on = None
             if self._move_attempts < MAX_MOVE_ATTEMPTS:
                 self._move_wanted = True
                 return ["board"]
         elif text in _DOUBLE_REFUSALS:
+            self.refusals.append(text)
             return ["roll"]
         elif text in _DOUBLE_OFFERS:
             take = self.board is not None and await self.strategy.should_accept_double(self.board)

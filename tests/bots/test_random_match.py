@@ -29,6 +29,7 @@ async def test_two_random_bots_play_a_three_point_match_to_the_end(start_server:
             nursery.start_soon(inviter.run)
     assert len(inviter.results) == len(invitee.results) == 1, (
         list(inviter.recent_lines)[-30:], list(invitee.recent_lines)[-30:])
+    assert inviter.player.refusals == invitee.player.refusals == []  # every play was legal
     a, b = inviter.results[0], invitee.results[0]
     assert a.opponent == "bob" and b.opponent == "alice"
     assert a.won != b.won
