@@ -190,6 +190,12 @@ def validate_play(
             PlayReason.TOO_MANY_MOVES, required=moves_required(position, dice)
         )
     play = _straight(position, all_dice, moves)
+    if play is None and len(moves) > 1:
+        # the usual other orders first: highest source first (always workable for
+        # doubles, which are played that way), and for two moves the other one
+        play = _straight(position, all_dice, sorted(moves, reverse=True))
+        if play is None and len(moves) == 2:
+            play = _straight(position, all_dice, moves[::-1])
     error = None
     if play is None:
         play, error = _try_orders(position, all_dice, moves)

@@ -241,6 +241,6 @@ class MatchMachine(RuleBasedStateMachine):
 
 
 MatchMachine.TestCase.settings = settings(
-    max_examples=20, stateful_step_count=30, deadline=None
+    max_examples=15, stateful_step_count=25, deadline=None
 )
 TestMatchMachine = MatchMachine.TestCase
