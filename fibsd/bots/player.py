@@ -140,6 +140,7 @@ class BotPlayer:
         self.results: list[MatchResult] = []
         self.saved_with: set[str] = set()  # opponents with a saved match (from `show saved`)
         self.refusals: list[Text] = []  # the server refused a play or a double of ours
+        self.resumed = 0  # saved matches resumed
         self.connected()
 
     def connected(self) -> None:
@@ -242,6 +243,7 @@ class BotPlayer:
             self._invited = False
             self.saved_with.discard(name)
             if text in _MATCH_RESUMES:
+                self.resumed += 1
                 # The turn goes on where it stopped: look at the board to see whether the
                 # bot is in the middle of its own turn (§6.3).
                 self._check_resumed = True

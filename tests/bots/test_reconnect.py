@@ -1,0 +1,57 @@
+"""A bot whose connection the server drops logs in again and resumes the saved match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from fibsd.bots.client import BotClient, ConnectionLost
+from fibsd.bots.player import BotConfig
+from fibsd.bots.strategy import RandomStrategy
+
+
+async def _restart_on_same_port(start_server: Any, old: Any) -> Any:
+    # The old listener closes while the cancelled server shuts down: retry briefly.
+    with trio.fail_after(10):
+        while True:
+            try:
+                return await start_server(clock=old.clock, **{"server.port": old.port})
+            except OSError:
+                await trio.sleep(0.05)
+
+
+async def test_bots_reconnect_after_a_server_restart_and_resume_the_match(start_server: Any) -> None:
+    running = await start_server()
+    alice = BotClient(BotConfig("alice", "secret1", port=running.port, invite="bob", matches=1,
+                                invite_length=5), RandomStrategy(seed=3))
+    bob = BotClient(BotConfig("bob", "secret2", port=running.port, matches=1), RandomStrategy(seed=4))
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(alice.run)
+            nursery.start_soon(bob.run)
+            while alice.player.opponent is None or alice.player.board is None:
+                await trio.sleep(0.005)  # the match is under way
+            await running.stop()  # every connection is dropped; the match is saved
+            await _restart_on_same_port(start_server, running)
+    assert alice.logins >= 2 and bob.logins >= 2
+    assert alice.player.resumed >= 1 and bob.player.resumed >= 1
+    assert len(alice.results) == len(bob.results) == 1
+    assert alice.results[0].won != bob.results[0].won
+    assert alice.results[0].length == 5 and alice.player.refusals == bob.player.refusals == []
+
+
+async def test_reconnection_attempts_are_bounded() -> None:
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    await listener.aclose()  # nobody listens on this port any more
+    bot = BotClient(BotConfig("carol", "secret", port=port, reconnect_attempts=3,
+                              reconnect_delay_seconds=0.01), RandomStrategy())
+    with trio.fail_after(10):
+        try:
+            await bot.run()
+        except ConnectionLost as error:
+            assert "3 retries" in str(error)
+        else:
+            raise AssertionError("run() returned without a server")
+    assert bot.logins == 0
