@@ -25,25 +25,32 @@ FORMAT_VERSION = 1
 MAX_LENGTH = 99
 
 
-def _check_length(length: int | None) -> None:
+def _check_length(_instance: object, _attribute: object, length: int | None) -> None:
     if length is not None and not 1 <= length <= MAX_LENGTH:
         raise ValueError(f"match length must be 1..{MAX_LENGTH} or None, not {length}")
+
+
+def _check_count(
+    _instance: object, attribute: attrs.Attribute[Any], value: int | None
+) -> None:
+    if value is not None and value < 0:
+        raise ValueError(f"{attribute.name} must not be negative, not {value}")
 
 
 @attrs.frozen
 class MatchOptions:
     """What the players agreed. `length` None is an unlimited (money) match; jacoby,
-    beavers, auto_doubles_max and max_redoubles only apply to unlimited matches."""
+    beavers (and raccoons), auto_doubles_max (automatic doubles on opening ties) and
+    max_redoubles (cube turns allowed after the first in one game; None = no limit) only
+    apply to unlimited matches and are ignored otherwise."""
 
-    length: int | None = attrs.field(
-        default=None, validator=lambda _i, _a, v: _check_length(v)
-    )
+    length: int | None = attrs.field(default=None, validator=_check_length)
     crawford: bool = True
     holland: bool = False
     jacoby: bool = False
     beavers: bool = False
-    auto_doubles_max: int = 0
-    max_redoubles: int | None = None
+    auto_doubles_max: int = attrs.field(default=0, validator=_check_count)
+    max_redoubles: int | None = attrs.field(default=None, validator=_check_count)
 
 
 class Match:

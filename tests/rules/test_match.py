@@ -44,6 +44,10 @@ def test_options_validate_length() -> None:
             MatchOptions(length=bad)
     assert MatchOptions(length=99).length == 99
     assert MatchOptions().length is None
+    with pytest.raises(ValueError):
+        MatchOptions(auto_doubles_max=-1)
+    with pytest.raises(ValueError):
+        MatchOptions(max_redoubles=-1)
 
 
 def test_first_game_awaits_the_opening_roll() -> None:
