@@ -30,6 +30,7 @@ from .events import (
     DiceRolled,
     Event,
     GameResult,
+    GameStarted,
     GameWon,
     OpeningRolled,
     Raccooned,
@@ -117,7 +118,11 @@ def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
 class Game:
     """A game in progress or finished. Create with `Game(rules)` (opening position)."""
 
-    def __init__(self, rules: CubeRules | None = None) -> None:
+    def __init__(
+        self, rules: CubeRules | None = None, started: GameStarted | None = None
+    ) -> None:
+        """A new game at the opening position; a match passes the `GameStarted` event
+        that begins the game's history."""
         self.rules: CubeRules = rules if rules is not None else CubeRules()
         self._sides: list[Side] = [OPENING_SIDE, OPENING_SIDE]
         self._phase = GamePhase.OPENING
@@ -130,7 +135,7 @@ class Game:
         self._resign_value: GameResult | None = None
         self._phase_before_resign: GamePhase | None = None
         self._won: GameWon | None = None
-        self._history: list[Event] = []
+        self._history: list[Event] = [] if started is None else [started]
 
     @classmethod
     def from_position(

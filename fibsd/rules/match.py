@@ -152,11 +152,10 @@ class Match:
 
     def _start_game(self) -> list[Event]:
         self._game_number += 1
-        self._game = Game(self._cube_rules())
         started = GameStarted(
             self._game_number, self._crawford_game, self._post_crawford
         )
-        self._game._record([started])  # the history of a game starts with its start
+        self._game = Game(self._cube_rules(), started)
         return [started]
 
     def _after(self, events: list[Event]) -> list[Event]:
