@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="logins in flight at once (default 200; storm: all)")
         sub.add_argument("--login-timeout", type=float, default=600.0,
                          help="seconds one login may take before it counts as an error (default 600)")
+        sub.add_argument("--ramp-timeout", type=float, default=1800.0,
+                         help="seconds the whole ramp-up may take; logins still pending then"
+                              " are given up and count as errors (default 1800)")
         sub.add_argument("--settle", type=float, default=3.0,
                          help="seconds to wait after the logins before measuring memory (default 3)")
         sub.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -106,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if client_limit < args.sessions + 64:
         parser.error(f"file-descriptor limit {client_limit} is too low for {args.sessions} sessions")
     common = Common(seed=args.seed, login_concurrency=max(1, args.login_concurrency),
-                    login_timeout_seconds=args.login_timeout, settle_seconds=args.settle)
+                    login_timeout_seconds=args.login_timeout, settle_seconds=args.settle,
+                    ramp_timeout_seconds=args.ramp_timeout)
     server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir,
                            log_level=args.server_log_level, keep=args.keep)
     started = time.perf_counter()

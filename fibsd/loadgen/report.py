@@ -41,6 +41,10 @@ class Report:
         self.add(f"{prefix}_p99_ms", percentile(ordered, 0.99) * 1000)
         self.add(f"{prefix}_max_ms", (ordered[-1] if ordered else 0.0) * 1000)
 
+    def add_cpu(self, prefix: str, cpu_seconds: float, wall_seconds: float) -> None:
+        """CPU use over a wall-clock window, in % of one core."""
+        self.add(f"{prefix}_cpu_percent", 100.0 * cpu_seconds / wall_seconds if wall_seconds > 0 else 0.0)
+
     def get(self, name: str) -> str:
         for key, value in self.figures:
             if key == name:

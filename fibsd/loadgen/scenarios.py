@@ -19,7 +19,12 @@ import trio
 
 from fibsd.loadgen.bot import BotOptions, MatchBot, MatchStats
 from fibsd.loadgen.report import Report
-from fibsd.loadgen.serverproc import PASSWORD, ServerProcess
+from fibsd.loadgen.serverproc import (
+    PASSWORD,
+    ServerProcess,
+    machine_cpu_seconds,
+    own_cpu_seconds,
+)
 from fibsd.loadgen.wire import Closed, LineClient
 
 LOGIN_PROMPT = b"login: "
@@ -45,6 +50,8 @@ class Common:
     login_concurrency: int = 200
     login_timeout_seconds: float = 600.0
     settle_seconds: float = 3.0
+    #: Bound on the whole ramp-up; logins still pending then are given up and counted.
+    ramp_timeout_seconds: float = 1800.0
 
 
 async def clip_login(port: int, name: str) -> tuple[LineClient, float]:
@@ -62,6 +69,31 @@ async def clip_login(port: int, name: str) -> tuple[LineClient, float]:
 
 
 @attrs.define
+class CpuWindow:
+    """Server and client CPU seconds over a stretch of wall-clock time."""
+
+    server: ServerProcess
+    wall: float = attrs.field(factory=time.perf_counter)
+    server_cpu: float = 0.0
+    client_cpu: float = attrs.field(factory=own_cpu_seconds)
+    machine_cpu: float = attrs.field(factory=machine_cpu_seconds)
+
+    def __attrs_post_init__(self) -> None:
+        self.server_cpu = self.server.cpu_seconds()
+
+    def report(self, report: Report, what: str) -> None:
+        """CPU in % of one core: the server, this client, and everything else on the machine
+        (other people's processes compete with both on a shared machine)."""
+        wall = time.perf_counter() - self.wall
+        server = self.server.cpu_seconds() - self.server_cpu
+        client = own_cpu_seconds() - self.client_cpu
+        machine = machine_cpu_seconds() - self.machine_cpu
+        report.add_cpu(f"server_{what}", server, wall)
+        report.add_cpu(f"client_{what}", client, wall)
+        report.add_cpu(f"other_processes_{what}", max(0.0, machine - server - client), wall)
+
+
+@attrs.define
 class Held:
     """Sessions logged in and kept reading."""
 
@@ -69,6 +101,8 @@ class Held:
     login_seconds: list[float] = attrs.field(factory=list)
     dropped: int = 0
     failed_logins: int = 0
+    #: Logins cut off by the ramp-up bound.
+    not_logged_in: int = 0
     failures: list[str] = attrs.field(factory=list)
 
 
@@ -104,10 +138,19 @@ async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common:
         if drain(name):
             nursery.start_soon(_drain, client, held)
 
-    async with trio.open_nursery() as logins:
-        for name in names:
-            logins.start_soon(one, name)
+    with trio.move_on_after(common.ramp_timeout_seconds):
+        async with trio.open_nursery() as logins:
+            for name in names:
+                logins.start_soon(one, name)
+    held.not_logged_in = len(names) - len(held.clients) - held.failed_logins
     return held
+
+
+def _login_figures(report: Report, held: Held, requested: int) -> None:
+    report.add("sessions_requested", requested)
+    report.add("sessions_logged_in", len(held.clients))
+    report.add("sessions_not_logged_in_in_time", held.not_logged_in)
+    report.add("sessions_held", len(held.clients) - held.dropped)
 
 
 def _memory(report: Report, server: ServerProcess, before_kib: int, sessions: int) -> None:
@@ -126,17 +169,18 @@ async def run_hold(server: ServerProcess, sessions: int, hold_seconds: float, co
     before = server.rss_kib()
     async with trio.open_nursery() as nursery:
         started = time.perf_counter()
+        cpu = CpuWindow(server)
         held = await log_in_all(nursery, server.port, names, common, drain=lambda _name: True)
         ramp = time.perf_counter() - started
+        cpu.report(report, "ramp_up")
         await trio.sleep(common.settle_seconds + hold_seconds)
         still = len(held.clients) - held.dropped
-        report.add("sessions_requested", sessions)
-        report.add("sessions_held", still)
+        _login_figures(report, held, sessions)
         report.add("ramp_up_seconds", ramp)
         report.add("logins_per_second", len(held.clients) / ramp if ramp else 0.0)
         report.add_latencies("login_latency", held.login_seconds)
         _memory(report, server, before, still)
-        report.add("errors", held.failed_logins + held.dropped)
+        report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
         nursery.cancel_scope.cancel()
@@ -150,21 +194,20 @@ async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Rep
     report.add("accounts", "pre-created (CLIP login, no registration)")
     names = [account_name(i) for i in range(sessions)]
     before = server.rss_kib()
-    storm = Common(seed=common.seed, login_concurrency=max(sessions, 1),
-                   login_timeout_seconds=common.login_timeout_seconds,
-                   settle_seconds=common.settle_seconds)
+    storm = attrs.evolve(common, login_concurrency=max(sessions, 1))
     async with trio.open_nursery() as nursery:
         started = time.perf_counter()
+        cpu = CpuWindow(server)
         held = await log_in_all(nursery, server.port, names, storm, drain=lambda _name: True)
         elapsed = time.perf_counter() - started
+        cpu.report(report, "storm")
         await trio.sleep(common.settle_seconds)
-        report.add("sessions_requested", sessions)
-        report.add("sessions_logged_in", len(held.clients))
-        report.add("sessions_held", len(held.clients) - held.dropped)
+        _login_figures(report, held, sessions)
         report.add("storm_seconds", elapsed)
+        report.add("logged_in_within_60s", sum(1 for s in held.login_seconds if s <= 60.0))
         report.add_latencies("login_latency", held.login_seconds)
         _memory(report, server, before, len(held.clients) - held.dropped)
-        report.add("errors", held.failed_logins + held.dropped)
+        report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
         nursery.cancel_scope.cancel()
@@ -186,10 +229,12 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
     errors_at_login = 0
     async with trio.open_nursery() as nursery:
         started = time.perf_counter()
+        login_cpu = CpuWindow(server)
         held = await log_in_all(nursery, server.port, names, common,
                                 drain=lambda name: name not in players)
         report.add("login_seconds", time.perf_counter() - started)
-        errors_at_login = held.failed_logins
+        login_cpu.report(report, "login")
+        errors_at_login = held.failed_logins + held.not_logged_in
         clients = held.clients
         bots: list[MatchBot] = []
         for pair in range(matches):
@@ -206,14 +251,16 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         stats.measuring = True
         commands_before = stats.commands
         play_started = time.perf_counter()
+        cpu = CpuWindow(server)
         with trio.move_on_after(seconds):
             async with trio.open_nursery() as play:
                 for bot in bots:
                     play.start_soon(_guarded, bot.play, stats, bot.name)
         played = time.perf_counter() - play_started
         stats.measuring = False
-        report.add("sessions_requested", sessions)
-        report.add("sessions_held", len(held.clients) - held.dropped - stats.disconnects)
+        cpu.report(report, "play")
+        _login_figures(report, held, sessions)
+        report.add("sessions_held_after_play", len(held.clients) - held.dropped - stats.disconnects)
         report.add("matches_requested", matches)
         report.add("matches_running", len(bots) // 2)
         report.add("seconds", played)

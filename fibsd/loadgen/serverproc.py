@@ -8,8 +8,10 @@ and stopping it by its PID (SIGTERM, then SIGKILL after a bounded wait).
 The configuration written here is for load tests only: it uses `pbkdf2_sha256` with the
 lowest cost the server accepts (1000 rounds) so that thousands of logins measure the
 server rather than the password hash, and raises `max_output_lines` (a CLIP login
-receives one line per user online, which must fit in the outbox), `login_timeout_seconds`
-and `idle_timeout_seconds`. Never use it for a real server.
+receives one line per user online, which must fit in the outbox), `login_timeout_seconds`,
+`idle_timeout_seconds`, and (where the server has them) the per-address connection limit
+and the command flood limit, since every session comes from 127.0.0.1 and bots play at
+full speed. Never use it for a real server.
 """
 
 from __future__ import annotations
@@ -53,6 +55,24 @@ def free_port() -> int:
         return port
 
 
+# Abuse limits that every load-test session, all coming from 127.0.0.1 and playing at full
+# speed, would trip. Written only if this server version has the setting.
+_RAISED_LIMITS: dict[str, int | float] = {
+    "max_connections_per_address": 1_000_000,
+    "commands_per_second": 10_000.0,
+    "command_burst": 100_000,
+}
+
+
+def _raised_limits() -> str:
+    import attrs
+
+    from fibsd.config import Config
+
+    known = attrs.fields_dict(Config)
+    return "".join(f"{key} = {value!r}\n" for key, value in _RAISED_LIMITS.items() if key in known)
+
+
 def config_text(port: int, db_path: Path, motd_path: Path, *, log_level: str) -> str:
     """The load-test TOML configuration (see the module docstring for why each value)."""
     return f"""\
@@ -72,7 +92,8 @@ login_timeout_seconds = 3600
 # A CLIP login receives one `5` line per user online: 10,000 users need a bigger outbox
 # than the default 2000 lines.
 max_output_lines = 1000000
-
+# All sessions come from 127.0.0.1 and the bots play at full speed:
+{_raised_limits()}
 [passwords]
 password_hash_scheme = "pbkdf2_sha256"
 pbkdf2_rounds = 1000
@@ -97,6 +118,36 @@ def precreate_accounts(db_path: Path, names: Iterable[str]) -> int:
             store.create_account(Account.new(name, hashed, now))
             created += 1
     return created
+
+
+def read_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds used so far by process `pid` (all threads); 0.0 if gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # after "pid (comm)": state is field 3, utime field 14, stime field 15 (1-based)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu_seconds() -> float:
+    """CPU seconds all processors of the machine spent busy so far (from /proc/stat)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return 0.0
+    # cpu user nice system idle iowait irq softirq steal ...: busy = all but idle, iowait
+    values = [int(value) for value in fields[1:9]]
+    busy = sum(values) - values[3] - values[4]
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """User + system CPU seconds of this process (the load client)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def read_rss_kib(pid: int) -> int:
@@ -160,6 +211,9 @@ class ServerProcess:
 
     def rss_kib(self) -> int:
         return read_rss_kib(self.pid)
+
+    def cpu_seconds(self) -> float:
+        return read_cpu_seconds(self.pid)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
