@@ -137,6 +137,15 @@ _MOVES: dict[RawMove, Move] = {
     for h in (False, True)
 }
 _move = _MOVES.__getitem__
+# _STEPS[d][hit][p]: the Move of d pips from board point p (p > d), for list lookups
+# in the innermost loops
+_STEPS: list[tuple[list[Move], list[Move]]] = [
+    (
+        [_MOVES[(p, max(p - d, 0), False)] for p in range(BAR + 1)],
+        [_MOVES[(p, max(p - d, 0), True)] for p in range(BAR + 1)],
+    )
+    for d in range(7)
+]
 
 
 def build_play(moves: tuple[RawMove, ...], me: Side, opp: Side) -> Play:
@@ -169,6 +178,7 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
     seen: set[int] = set()
     plays: list[Play] = []
     a, b = d1, d2
+    steps_a, steps_b = _STEPS[a], _STEPS[b]
     for p in src1:
         t = p - a
         hit1 = opp0[25 - t] == 1
@@ -204,7 +214,15 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
                 opp_t = tuple(opp)
             else:
                 opp_t = opp0
-            plays.append(build_play(((p, t, hit1), (q, u, hit2)), result, opp_t))
+            plays.append(
+                _new(
+                    Play,
+                    (
+                        (steps_a[hit1][p], steps_b[hit2][q]),
+                        _new(Position, (result, opp_t)),
+                    ),
+                )
+            )
         me[t] -= 1
         me[p] += 1
     if not plays:
@@ -212,6 +230,7 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
         # the one-die rules
         return _non_doubles_general(position, d1, d2)
     a, b = d2, d1
+    steps_a, steps_b = _STEPS[a], _STEPS[b]
     for q in src2:
         t = q - a
         if me0[t] or t <= b or opp0[25 - t + b] >= 2:
@@ -239,7 +258,12 @@ def _non_doubles(position: Position, d1: int, d2: int) -> list[Play]:
             opp_t = tuple(opp)
         else:
             opp_t = opp0
-        plays.append(build_play(((q, t, hit1), (t, u, hit2)), result, opp_t))
+        plays.append(
+            _new(
+                Play,
+                ((steps_a[hit1][q], steps_b[hit2][t]), _new(Position, (result, opp_t))),
+            )
+        )
     return plays
 
 
@@ -315,8 +339,9 @@ def _doubles(position: Position, d: int) -> list[Play]:
     # Every result comes from exactly one non-increasing sequence of source points (the
     # result is fixed by the multiset of sources when all moves have one size and no
     # checker bears off), so no deduplication is needed: each leaf is a new result.
-    found: list[list[tuple[tuple[RawMove, ...], Side, Side]]] = [[], [], [], [], []]
-    e = tuple(entered)
+    found: list[list[tuple[tuple[Move, ...], Side, Side]]] = [[], [], [], [], []]
+    e = tuple(map(_move, entered))
+    plain, hitting = _STEPS[d]
 
     for i in range(n):
         p1 = movable[i]
@@ -330,7 +355,7 @@ def _doubles(position: Position, d: int) -> list[Play]:
             opp[25 - t1] = 0
             opp[BAR] += 1
             hits += 1
-        m1 = (p1, t1, h1)
+        m1 = hitting[p1] if h1 else plain[p1]
         deeper1 = False
         if left > 1:
             for j in range(i, n):
@@ -346,7 +371,7 @@ def _doubles(position: Position, d: int) -> list[Play]:
                     opp[25 - t2] = 0
                     opp[BAR] += 1
                     hits += 1
-                m2 = (p2, t2, h2)
+                m2 = hitting[p2] if h2 else plain[p2]
                 deeper2 = False
                 if left > 2:
                     for k in range(j, n):
@@ -362,7 +387,7 @@ def _doubles(position: Position, d: int) -> list[Play]:
                             opp[25 - t3] = 0
                             opp[BAR] += 1
                             hits += 1
-                        m3 = (p3, t3, h3)
+                        m3 = hitting[p3] if h3 else plain[p3]
                         deeper3 = False
                         if left > 3:
                             for q in range(k, n):
@@ -378,7 +403,7 @@ def _doubles(position: Position, d: int) -> list[Play]:
                                     opp[BAR] += 1
                                     found[4].append(
                                         (
-                                            e + (m1, m2, m3, (p4, t4, True)),
+                                            e + (m1, m2, m3, hitting[p4]),
                                             tuple(me),
                                             tuple(opp),
                                         )
@@ -388,7 +413,7 @@ def _doubles(position: Position, d: int) -> list[Play]:
                                 else:
                                     found[4].append(
                                         (
-                                            e + (m1, m2, m3, (p4, t4, False)),
+                                            e + (m1, m2, m3, plain[p4]),
                                             tuple(me),
                                             tuple(opp) if hits else opp0,
                                         )
@@ -422,9 +447,10 @@ def _doubles(position: Position, d: int) -> list[Play]:
     for depth in (4, 3, 2, 1):
         if found[depth]:
             return [
-                build_play(moves, r_me, r_opp) for moves, r_me, r_opp in found[depth]
+                _new(Play, (moves, _new(Position, (r_me, r_opp))))
+                for moves, r_me, r_opp in found[depth]
             ]
-    return [build_play(e, tuple(me), tuple(opp))]
+    return [_new(Play, (e, _new(Position, (tuple(me), tuple(opp)))))]
 
 
 def _doubles_general(
