@@ -67,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--ramp-timeout", type=float, default=1800.0,
                          help="seconds the whole ramp-up may take; logins still pending then"
                               " are given up and count as errors (default 1800)")
+        sub.add_argument("--phase-file", type=Path, default=None,
+                         help="write the current phase (login, play, done) to this file,"
+                              " for pointing a profiler at the server")
         sub.add_argument("--settle", type=float, default=3.0,
                          help="seconds to wait after the logins before measuring memory (default 3)")
         sub.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -110,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"file-descriptor limit {client_limit} is too low for {args.sessions} sessions")
     common = Common(seed=args.seed, login_concurrency=max(1, args.login_concurrency),
                     login_timeout_seconds=args.login_timeout, settle_seconds=args.settle,
-                    ramp_timeout_seconds=args.ramp_timeout)
+                    ramp_timeout_seconds=args.ramp_timeout, phase_file=args.phase_file)
     server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir,
                            log_level=args.server_log_level, keep=args.keep)
     started = time.perf_counter()
@@ -118,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         precreate_accounts(server.db_path, (account_name(i) for i in range(args.sessions)))
         server.start()
         report = trio.run(_run, args, server, common)
+        common.phase("done")
         report.add("server_pid", server.pid)
         report.add("server_alive_at_end", server.alive())
         report.add("server_log_errors", server.log_count("ERROR") + server.log_count("Traceback"))

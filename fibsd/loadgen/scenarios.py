@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import attrs
 import trio
@@ -30,6 +31,7 @@ from fibsd.loadgen.wire import Closed, LineClient
 LOGIN_PROMPT = b"login: "
 CLIENT_NAME = "fibsd_loadgen"
 CLIP_VERSION = 1008
+PROGRESS_SECONDS = 60
 
 
 def account_name(index: int) -> str:
@@ -52,6 +54,13 @@ class Common:
     settle_seconds: float = 3.0
     #: Bound on the whole ramp-up; logins still pending then are given up and counted.
     ramp_timeout_seconds: float = 1800.0
+    #: If set, the current phase (`login`, `play`, `measure`) is written there, so that a
+    #: profiler can be pointed at the server during the phase of interest.
+    phase_file: Path | None = None
+
+    def phase(self, name: str) -> None:
+        if self.phase_file is not None:
+            self.phase_file.write_text(f"{name}\n", encoding="ascii")
 
 
 async def clip_login(port: int, name: str) -> tuple[LineClient, float]:
@@ -103,6 +112,8 @@ class Held:
     failed_logins: int = 0
     #: Logins cut off by the ramp-up bound.
     not_logged_in: int = 0
+    #: (seconds since the ramp-up began, sessions logged in by then), every PROGRESS_SECONDS.
+    progress: list[tuple[int, int]] = attrs.field(factory=list)
     failures: list[str] = attrs.field(factory=list)
 
 
@@ -138,10 +149,20 @@ async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common:
         if drain(name):
             nursery.start_soon(_drain, client, held)
 
+    common.phase("login")
+
+    async def sample() -> None:
+        for minute in range(1, 10_000):
+            await trio.sleep(PROGRESS_SECONDS)
+            held.progress.append((minute * PROGRESS_SECONDS, len(held.clients)))
+
     with trio.move_on_after(common.ramp_timeout_seconds):
         async with trio.open_nursery() as logins:
-            for name in names:
-                logins.start_soon(one, name)
+            logins.start_soon(sample)
+            async with trio.open_nursery() as each:
+                for name in names:
+                    each.start_soon(one, name)
+            logins.cancel_scope.cancel()
     held.not_logged_in = len(names) - len(held.clients) - held.failed_logins
     return held
 
@@ -151,9 +172,12 @@ def _login_figures(report: Report, held: Held, requested: int) -> None:
     report.add("sessions_logged_in", len(held.clients))
     report.add("sessions_not_logged_in_in_time", held.not_logged_in)
     report.add("sessions_held", len(held.clients) - held.dropped)
+    for seconds, count in held.progress:
+        report.add(f"logged_in_after_{seconds}s", count)
 
 
 def _memory(report: Report, server: ServerProcess, before_kib: int, sessions: int) -> None:
+    """RSS now, before the sessions, and the difference per session."""
     after_kib = server.rss_kib()
     report.add("server_rss_before_kib", before_kib)
     report.add("server_rss_kib", after_kib)
@@ -250,6 +274,7 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
                 setups.start_soon(_guarded, bot.setup, stats, bot.name)
         stats.measuring = True
         commands_before = stats.commands
+        common.phase("play")
         play_started = time.perf_counter()
         cpu = CpuWindow(server)
         with trio.move_on_after(seconds):
