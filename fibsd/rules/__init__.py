@@ -6,6 +6,18 @@ outside.
 Modules: `position` (boards, BAR/OFF, FIBS numbering), `movegen` (legal plays),
 `validate` (typed plays), `errors`, `events`, `scoring`, `cube`, `game`, `match`.
 Everything the server needs is re-exported here.
+
+Points are numbered from the mover's side (it moves 24 -> 1; `BAR` = 25, `OFF` = 0);
+`to_absolute`/`from_absolute` convert to FIBS's board numbering. A typical turn:
+
+    match = Match(MatchOptions(length=5))
+    match.opening_roll(3, 1)             # player 0 rolled 3, player 1 rolled 1
+    match.move(0, [(8, 5), (6, 5)])      # -> [CheckersMoved(...)]
+    match.double(1); match.take(0)       # -> [CubeOffered(...)], [CubeTaken(...)]
+    match.roll(1, (6, 6))                # -> [DiceRolled(...)] (+ TurnPassed if stuck)
+
+A refused action raises a `RuleError` (`IllegalPlay` or `IllegalAction`, with a reason
+enum) and changes nothing; `Match.to_dict()`/`Match.from_dict()` save and restore it all.
 """
 
 from .cube import Cube, CubeRules, double_refusal
