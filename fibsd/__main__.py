@@ -47,6 +47,18 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--db", help="SQLite database path (overrides the configuration)")
     export.add_argument("id", metavar="ID", type=int, help="the match record's id (list-matches)")
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    adduser = commands.add_parser("adduser", help="create an account (closed clubs)")
+    adduser.add_argument("--config", type=Path, help="TOML configuration file")
+    adduser.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    adduser.add_argument(
+        "--password-stdin", action="store_true",
+        help="read the password from the first line of standard input instead of asking",
+    )
+    adduser.add_argument("name", metavar="NAME", help="the new account's name")
+    codes = commands.add_parser("invitecode", help="make invitation codes (registration by code)")
+    codes.add_argument("--config", type=Path, help="TOML configuration file")
+    codes.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    codes.add_argument("count", metavar="COUNT", type=int, nargs="?", default=1, help="how many (1..100)")
     return parser
 
 
@@ -64,6 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _list_matches(args)
     if args.command == "export-match":
         return _export_match(args)
+    if args.command == "adduser":
+        return _adduser(args)
+    if args.command == "invitecode":
+        return _invitecode(args)
     raise AssertionError(args.command)  # argparse guarantees a known command
 
 
@@ -157,6 +173,80 @@ def _export_match(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"fibsd: cannot write {args.output}: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+
+def _open_store(args: argparse.Namespace) -> tuple[Config, Store] | None:
+    """The configuration and the store (created if missing), or None after an error."""
+    from fibsd.store import Store, StoreError
+
+    try:
+        config = load_config(args.config, host=None, port=None, db=args.db)
+    except ConfigError as error:
+        print(f"fibsd: {error}", file=sys.stderr)
+        return None
+    try:
+        return config, Store.open(config.db_path)
+    except StoreError as error:
+        print(f"fibsd: {error}", file=sys.stderr)
+        return None
+
+
+def _adduser(args: argparse.Namespace) -> int:
+    """Create an account from the command line; the password is asked twice (no echo)."""
+    import getpass
+    import time
+
+    from fibsd.accounts import Account, name_problem, password_problem
+    from fibsd.passwords import PasswordHasher
+    from fibsd.store import NameTaken
+
+    if name_problem(args.name) is not None:
+        print(f"fibsd: '{args.name}' is not a possible name (letters and _ only, at most 20)",
+              file=sys.stderr)
+        return 2
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = getpass.getpass("Password: ")
+        if getpass.getpass("Password again: ") != password:
+            print("fibsd: the two passwords were not identical", file=sys.stderr)
+            return 2
+    if password_problem(password) is not None:
+        print("fibsd: a password has at least 4 characters, no ':' and no blanks", file=sys.stderr)
+        return 2
+    opened = _open_store(args)
+    if opened is None:
+        return 2
+    config, store = opened
+    with store:
+        password_hash = PasswordHasher.from_config(config).hash(password)
+        try:
+            store.create_account(Account.new(args.name, password_hash, time.time()))
+        except NameTaken:
+            print(f"fibsd: the name '{args.name}' is already taken", file=sys.stderr)
+            return 2
+    print(f"Account {args.name} created.")
+    return 0
+
+
+def _invitecode(args: argparse.Namespace) -> int:
+    """Print new invitation codes (clubs with `registration = "code"`)."""
+    import time
+
+    from fibsd.accounts import new_invitation_codes
+
+    if not 1 <= args.count <= 100:
+        print("fibsd: COUNT must be 1..100", file=sys.stderr)
+        return 2
+    opened = _open_store(args)
+    if opened is None:
+        return 2
+    codes = new_invitation_codes(args.count)
+    with opened[1] as store:
+        store.add_invitation_codes(codes, by="(command line)", at=time.time())
+    print("\n".join(codes))
     return 0
 
 

@@ -13,6 +13,7 @@ It must not know about the wire, trio, the clock or storage: times are passed in
 from __future__ import annotations
 
 import enum
+import secrets
 import functools
 import re
 import zoneinfo
@@ -405,3 +406,16 @@ class Account:
     def new(cls, name: str, password_hash: str, created_at: float) -> Account:
         """A freshly registered account: rating 1500.00, experience 0, FIBS defaults."""
         return cls(name=name, password_hash=password_hash, created_at=created_at)
+
+
+#: Invitation codes (clubs with registration by code): an alphabet without look-alikes.
+_CODE_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
+_CODE_LENGTH: Final = 10
+
+
+def new_invitation_codes(count: int) -> list[str]:
+    """`count` fresh, unguessable invitation codes (about 50 bits each)."""
+    return [
+        "".join(secrets.choice(_CODE_ALPHABET) for _ in range(_CODE_LENGTH))
+        for _ in range(count)
+    ]

@@ -16,6 +16,7 @@ typo must not silently leave a default in force):
     [passwords]  password_hash_scheme, argon2_time_cost, argon2_memory_cost_kib,
                  argon2_parallelism, pbkdf2_rounds
     [admin]      admins
+    [club]       registration, allowed_networks
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -26,6 +27,7 @@ to the current working directory of the server process, not to the config file:
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,6 +50,15 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "max_line_bytes",
         "max_output_lines",
         "max_login_failures",
+        "commands_per_second",
+        "command_burst",
+        "flood_warnings",
+        "shout_interval_seconds",
+        "max_connections_per_address",
+        "new_accounts_per_address_per_hour",
+        "login_failures_before_delay",
+        "login_failures_before_block",
+        "login_block_seconds",
     ),
     "passwords": (
         "password_hash_scheme",
@@ -57,7 +68,9 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "pbkdf2_rounds",
     ),
     "admin": ("admins",),
+    "club": ("registration", "allowed_networks"),
 }
+REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
 
 MAX_CLUB_NAME_CHARS: Final = 40
@@ -164,6 +177,15 @@ def _validate(config: Config) -> None:
     # A `who` listing of every user plus a board must fit in the outbox.
     _int_in("max_output_lines", config.max_output_lines, 100, 1_000_000)
     _int_in("max_login_failures", config.max_login_failures, 1, 100)
+    _seconds("commands_per_second", config.commands_per_second, 0.1, 10_000)
+    _int_in("command_burst", config.command_burst, 1, 100_000)
+    _int_in("flood_warnings", config.flood_warnings, 0, 1000)
+    _seconds("shout_interval_seconds", config.shout_interval_seconds, 0, 24 * 3600)
+    _int_in("max_connections_per_address", config.max_connections_per_address, 1, 1_000_000)
+    _int_in("new_accounts_per_address_per_hour", config.new_accounts_per_address_per_hour, 0, 1_000_000)
+    _int_in("login_failures_before_delay", config.login_failures_before_delay, 0, 1000)
+    _int_in("login_failures_before_block", config.login_failures_before_block, 1, 1000)
+    _seconds("login_block_seconds", config.login_block_seconds, 0, 30 * 24 * 3600)
     _one_of("password_hash_scheme", config.password_hash_scheme, SCHEMES)
     _int_in("argon2_time_cost", config.argon2_time_cost, 1, 100)
     _int_in("argon2_parallelism", config.argon2_parallelism, 1, 64)
@@ -176,6 +198,19 @@ def _validate(config: Config) -> None:
     )
     _int_in("pbkdf2_rounds", config.pbkdf2_rounds, 1000, 100_000_000)
     _admins(config.admins)
+    _one_of("registration", config.registration, REGISTRATION_POLICIES)
+    _networks(config.allowed_networks)
+
+
+def _networks(value: object) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise _fail("allowed_networks", "must be a list of networks like \"192.168.0.0/16\"", value)
+    for network in value:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except (ValueError, TypeError):
+            raise _fail("allowed_networks", "must be a list of networks like \"192.168.0.0/16\"", network) from None
+    return tuple(value)
 
 
 def _to_path(value: object) -> object:
@@ -219,8 +254,23 @@ class Config:
     argon2_memory_cost_kib: int = 65536
     argon2_parallelism: int = 1
     pbkdf2_rounds: int = 600_000
+    # Abuse limits (fibsd's own; FIBS documents none of these numbers).
+    commands_per_second: float = 20.0  # sustained; bots at full speed need a few per move
+    command_burst: int = 60
+    flood_warnings: int = 3  # warnings while over the limit, then the connection closes
+    shout_interval_seconds: float = 10.0
+    max_connections_per_address: int = 16
+    new_accounts_per_address_per_hour: int = 5
+    login_failures_before_delay: int = 3  # then each failed login waits longer (up to 8 s)
+    login_failures_before_block: int = 10  # per address and per account, within an hour
+    login_block_seconds: float = 900.0
     # [admin]
     admins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+    # [club]: "open" (guest registration, as on FIBS), "closed" (only operators create
+    # accounts) or "code" (guests need an invitation code an admin handed out).
+    registration: str = "open"
+    # Networks allowed to connect (CIDR); empty: everyone.
+    allowed_networks: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

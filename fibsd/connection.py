@@ -133,7 +133,7 @@ class Connection:
         """No more output will be produced: let the writer drain and stop."""
         self.close_soon()
 
-    async def aclose_gracefully(self, *, flush_seconds: float) -> None:
+    async def aclose_gracefully(self, flush_seconds: float) -> None:
         """Flush queued output for a bounded time, then close the stream."""
         self.close_soon()
         with trio.move_on_after(flush_seconds):

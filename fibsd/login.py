@@ -20,6 +20,7 @@ from fibsd.accounts import Account, NameProblem, PasswordProblem, name_problem, 
 from fibsd.clock import Clock
 from fibsd.config import Config
 from fibsd.connection import Connection
+from fibsd.limits import LoginGuard, WindowCounter
 from fibsd.outcome import Write
 from fibsd.passwords import PasswordHasher
 from fibsd.presentation import date_line
@@ -59,6 +60,8 @@ class LoginServices:
     clock: Clock
     motd_lines: Sequence[str]
     commit: Callable[[Sequence[Write]], Awaitable[None]]
+    guard: LoginGuard
+    registrations: WindowCounter
 
 
 class _GaveUp(Exception):
@@ -103,32 +106,51 @@ async def _login_attempts(connection: Connection, services: LoginServices) -> Ar
             continue
         arrival: Arrival | None
         match login:
+            case Guest():
+                if services.config.registration == "closed":
+                    connection.write_lines([Text.REGISTRATION_CLOSED.value, ""])
+                    connection.write_prompt(Text.LOGIN_PROMPT.value)
+                    continue
+                return await _register_guest(connection, services)
             case Login():
-                arrival = await _authenticate(
-                    services, login.name, login.password, clip=True,
-                    clip_version=login.clip_version, client_name=login.client, prompts=False,
-                )
+                password, clip, prompts = login.password, True, False
             case Connect():
-                arrival = await _authenticate(
-                    services, login.name, login.password, clip=False,
-                    clip_version=0, client_name=None, prompts=False,
-                )
+                password, clip, prompts = login.password, False, False
             case TelnetLogin():
                 connection.write_bytes(ECHO_OFF)
                 connection.write_prompt(Text.PASSWORD_PROMPT.value)
-                password = await connection.read_line()
+                typed = await connection.read_line()
                 connection.write_bytes(ECHO_ON)
                 connection.write_lines([""])
-                if password is None:
+                if typed is None:
                     return None
-                arrival = await _authenticate(
-                    services, login.name, password, clip=False,
-                    clip_version=0, client_name=None, prompts=True,
-                )
-            case Guest():
-                return await _register_guest(connection, services)
+                password, clip, prompts = typed, False, True
+        keys = (f"address:{connection.host}", f"account:{login.name.lower()}")
+        throttle = services.guard.check(keys, services.clock.now())
+        if throttle.blocked:
+            minutes = max(1, int(throttle.blocked_seconds / 60 + 0.999))
+            connection.write_lines([render(Text.LOGIN_BLOCKED, minutes=minutes)])
+            log.warning("login of %r from %s refused: blocked", login.name, connection.host)
+            return None
+        if throttle.delay_seconds:
+            # Each further wrong guess costs more time: password guessing gets slow.
+            await trio.sleep(throttle.delay_seconds)
+        arrival = await _authenticate(
+            services, login.name, password, clip=clip,
+            clip_version=login.clip_version if isinstance(login, Login) else 0,
+            client_name=login.client if isinstance(login, Login) else None, prompts=prompts,
+        )
         if arrival is not None:
+            services.guard.succeeded(keys)
+            now = services.clock.now()
+            if await trio.to_thread.run_sync(
+                services.store.sanction_until, "ban-account", arrival.account.name, now
+            ) is not None:
+                connection.write_lines([Text.BANNED.value])
+                log.warning("banned account %s refused from %s", arrival.account.name, connection.host)
+                return None
             return arrival
+        services.guard.failed(keys, services.clock.now())
         failures += 1
         log.info("failed login for %r from %s", login.name, connection.host)
         connection.write_lines([""])
@@ -181,15 +203,23 @@ async def _register_guest(connection: Connection, services: LoginServices) -> Ar
             continue
         name = words[1] if len(words) > 1 else ""
         refusal = await _refuse_name(services, name)
+        if refusal is None and not services.registrations.allowed(connection.host, services.clock.now()):
+            refusal = Text.REGISTRATION_LIMIT.value
         if refusal is not None:
             connection.write_lines([refusal])
             connection.write_prompt(Text.COMMAND_PROMPT.value)
             continue
+        code: str | None = None
+        if services.config.registration == "code":
+            code = await _ask_invitation_code(connection, services)
+            if code is None:
+                continue
         password = await _choose_password(connection, name)
         if password is None:
             continue  # "No password given. Please choose a new name"
-        arrival = await _create_account(connection, services, name, password)
+        arrival = await _create_account(connection, services, name, password, code)
         if arrival is not None:
+            services.registrations.record(connection.host, services.clock.now())
             return arrival
 
 
@@ -207,6 +237,20 @@ async def _refuse_name(services: LoginServices, name: str) -> str | None:
     if problem is not None:  # the codec's rules and the account rules agree otherwise
         return render(Text.NAME_INVALID_CHARACTERS)
     return None
+
+
+async def _ask_invitation_code(connection: Connection, services: LoginServices) -> str | None:
+    """Clubs with registration by code: the code an admin handed out, or None."""
+    connection.write_prompt(Text.INVITATION_CODE_PROMPT.value)
+    code = await connection.read_line()
+    if code is None:
+        raise _GaveUp()
+    code = code.strip()
+    if not code or not await trio.to_thread.run_sync(services.store.invitation_code_usable, code):
+        connection.write_lines([Text.INVITATION_CODE_INVALID.value])
+        connection.write_prompt(Text.COMMAND_PROMPT.value)
+        return None
+    return code
 
 
 async def _choose_password(connection: Connection, name: str) -> str | None:
@@ -246,10 +290,19 @@ def _password_problem_text(problem: PasswordProblem) -> str:
 
 
 async def _create_account(
-    connection: Connection, services: LoginServices, name: str, password: str
+    connection: Connection, services: LoginServices, name: str, password: str,
+    code: str | None = None,
 ) -> Arrival | None:
     password_hash = await trio.to_thread.run_sync(services.hasher.hash, password)
-    account = Account.new(name, password_hash, services.clock.now())
+    now = services.clock.now()
+    account = Account.new(name, password_hash, now)
+    if code is not None and not await trio.to_thread.run_sync(
+        lambda: services.store.use_invitation_code(code, name=name, at=now)
+    ):
+        connection.write_bytes(ECHO_ON)
+        connection.write_lines(["", Text.INVITATION_CODE_INVALID.value])  # used meanwhile
+        connection.write_prompt(Text.COMMAND_PROMPT.value)
+        return None
     try:
         await trio.to_thread.run_sync(services.store.create_account, account)
     except NameTaken:  # someone registered the same name meanwhile

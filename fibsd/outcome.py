@@ -56,6 +56,8 @@ class Outcome:
     closes: list[tuple[Recipient, str]] = attrs.field(factory=list)
     #: At most one job to run off the event loop after this outcome was applied.
     off_loop: OffLoop | None = None
+    #: An administrator asked for a shutdown after this many seconds (with a countdown).
+    shutdown_in_seconds: int | None = None
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""
@@ -82,3 +84,5 @@ class Outcome:
         self.writes.extend(other.writes)
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
+        if other.shutdown_in_seconds is not None:
+            self.shutdown_in_seconds = other.shutdown_in_seconds

@@ -65,7 +65,11 @@ class Registry:
         self.store = store
         self.clock = clock
         self.hasher = hasher
-        self.motd_lines: tuple[str, ...] = load_motd(config.motd_file)
+        motd = load_motd(config.motd_file)
+        if config.club_name not in "\n".join(motd):
+            # The club's name is shown in the MOTD too (indented: no line may start 3/4).
+            motd = (f"  {config.club_name}", *motd)
+        self.motd_lines: tuple[str, ...] = motd
         self._online: dict[str, Session] = {}
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, str]] = collections.deque(
@@ -131,6 +135,7 @@ class Registry:
             del self._online[key]
             self._leave_everything(older, Departure.REPLACED, out)
         self._online[key] = session
+        session.muted_until = self.store.sanction_until("mute", session.name, now)
         self.peak_online = max(self.peak_online, len(self._online))
         self._recent.append((now, session.name, "logs in."))
         name, host = session.name, session.host

@@ -35,7 +35,11 @@ from fibsd.passwords import PasswordHasher
 from fibsd.registry import Departure, Registry
 from fibsd.session import Session
 from fibsd.store import Store
+from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from protocol.errors import LineTooLong
+from protocol.framing import encode_line
+from protocol.messages import TextLine
+from protocol.wording import Text
 
 log = logging.getLogger("fibsd.server")
 
@@ -63,38 +67,85 @@ class Server:
         # Store writes go through one worker thread at a time, in the order they were made.
         self._write_lock = trio.Lock()
         self._nursery: trio.Nursery | None = None
+        self._stop_requested = trio.Event()
         self.listeners: list[trio.SocketListener] = []
+        self.allow_list = NetworkAllowList(config.allowed_networks)
+        self.connections_per_address = ConnectionCounter(config.max_connections_per_address)
+        self.login_guard = LoginGuard(
+            free_failures=config.login_failures_before_delay,
+            block_after=config.login_failures_before_block,
+            block_seconds=config.login_block_seconds,
+        )
+        self.registrations = WindowCounter(
+            limit=config.new_accounts_per_address_per_hour, window_seconds=3600.0
+        )
+        self.shutting_down = False
 
     # ----------------------------------------------------------------- serving
 
     async def serve(
         self, *, task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED
     ) -> None:
-        """Listen on the configured address until cancelled, then shut down gracefully."""
+        """Listen on the configured address until `request_stop` (or cancellation)."""
         listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
         self.listeners = listeners
         for listener in listeners:
             sockname = listener.socket.getsockname()
             log.info("listening on %s:%s", sockname[0], sockname[1])
-        try:
-            async with trio.open_nursery() as nursery:
-                self._nursery = nursery
-                await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
-                task_status.started(listeners)
-                await trio.sleep_forever()
-        finally:
-            with trio.CancelScope(shield=True):
-                await self._shut_down()
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
+            task_status.started(listeners)
+            try:
+                await self._stop_requested.wait()
+            finally:
+                # The connections are still alive here, so everyone hears the news and
+                # the queued lines are flushed before they close.
+                with trio.CancelScope(shield=True):
+                    await self._shut_down()
+                nursery.cancel_scope.cancel()
+
+    def request_stop(self) -> None:
+        """Shut down gracefully: tell everyone, save matches, close, stop listening."""
+        self._stop_requested.set()
 
     async def _shut_down(self) -> None:
         """Tell everyone, save what must be saved, close every connection."""
         await self._apply(self.registry.shut_down(), issuer=None)
-        for connection in list(self._connections.values()):
-            await connection.aclose_gracefully(flush_seconds=1.0)
+        with trio.move_on_after(2.0):
+            async with trio.open_nursery() as flushers:
+                for connection in list(self._connections.values()):
+                    flushers.start_soon(connection.aclose_gracefully, 1.0)
         log.info("shut down")
 
     async def _handle_stream(self, stream: trio.SocketStream) -> None:
         peer = _peer_host(stream)
+        refusal = self._refusal(peer)
+        if refusal is not None:
+            log.info("refused connection from %s: %s", peer, refusal.name)
+            with trio.move_on_after(1.0):
+                try:
+                    await stream.send_all(encode_line(refusal.value))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+            await trio.aclose_forcefully(stream)
+            return
+        try:
+            await self._serve_connection(stream, peer)
+        finally:
+            self.connections_per_address.close(peer)
+
+    def _refusal(self, peer: str) -> Text | None:
+        """Why a new connection from `peer` is refused, or None (counted as open if not)."""
+        if not self.allow_list.allows(peer):
+            return Text.ADDRESS_NOT_ALLOWED
+        if self.store.sanction_until("ban-address", peer, self.clock.now()) is not None:
+            return Text.BANNED
+        if not self.connections_per_address.try_open(peer):
+            return Text.TOO_MANY_CONNECTIONS
+        return None
+
+    async def _serve_connection(self, stream: trio.SocketStream, peer: str) -> None:
         connection = Connection(stream, self.config, host=peer)
         log.info("connection from %s", peer)
         try:
@@ -118,6 +169,8 @@ class Server:
             clock=self.clock,
             motd_lines=self.registry.motd_lines,
             commit=self._commit,
+            guard=self.login_guard,
+            registrations=self.registrations,
         )
         try:
             arrival = await login_dialogue(connection, services)
@@ -182,6 +235,30 @@ class Server:
         if outcome.off_loop is not None:
             result = await trio.to_thread.run_sync(outcome.off_loop.work)
             await self._apply(outcome.off_loop.then(result), issuer=issuer)
+        if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
+            self.shutting_down = True
+            self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    #: When the countdown of an administrator's shutdown is announced again.
+    COUNTDOWN_MARKS = (600, 300, 120, 60, 30, 10, 5)
+
+    async def _count_down(self, seconds: int) -> None:
+        """Announce the shutdown to everyone, count down, then stop serving (§5.4)."""
+        log.warning("shutdown in %s seconds", seconds)
+        remaining = seconds
+        while remaining > 0:
+            self._announce(TextLine.of(Text.SHUTDOWN_NOTICE, seconds=remaining))
+            later = [mark for mark in self.COUNTDOWN_MARKS if mark < remaining]
+            next_mark = later[0] if later else 0
+            await trio.sleep(remaining - next_mark)
+            remaining = next_mark
+        self.request_stop()
+
+    def _announce(self, message: TextLine) -> None:
+        out = Outcome()
+        for session in self.registry.sessions():
+            out.to(session, message)
+        self._deliver(out, issuer=None)
 
     async def _commit(self, writes: Sequence[Write]) -> None:
         """Commit writes durably, in order, off the event loop (invariants 5 and 6)."""
@@ -233,11 +310,17 @@ def _peer_host(stream: trio.SocketStream) -> str:
 
 
 async def run_until_signalled(server: Server) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+    """Serve until SIGINT or SIGTERM (or an administrator's shutdown), then shut down
+    gracefully."""
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            await nursery.start(server.serve)
-            async for signum in signals:
-                log.info("received %s, shutting down", signal.Signals(signum).name)
-                nursery.cancel_scope.cancel()
-                break
+
+            async def stop_on_signal() -> None:
+                async for signum in signals:
+                    log.info("received %s, shutting down", signal.Signals(signum).name)
+                    server.request_stop()
+                    return
+
+            nursery.start_soon(stop_on_signal)
+            await server.serve()  # returns once stopped (signal or administrator)
+            nursery.cancel_scope.cancel()

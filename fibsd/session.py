@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, assert_never
 import attrs
 
 from fibsd.accounts import Account, name_key
+from fibsd.limits import TokenBucket
 from fibsd.outcome import Lines, Outcome
 from fibsd.registry import Departure, Registry
 from protocol import commands as c
@@ -65,6 +66,13 @@ class Session:
     #: The player this user watches, and who watches this user.
     watching: Session | None = None
     watched_by: set[Session] = attrs.field(factory=set)
+    #: Until when an operator muted this user (None: not muted; inf: until unmuted).
+    muted_until: float | None = None
+    #: When this user last shouted (for the shout interval).
+    last_shout_at: float | None = None
+    #: Commands over the rate limit in a row (warnings given so far).
+    flood_warnings: int = 0
+    _bucket: TokenBucket | None = None
 
     def __attrs_post_init__(self) -> None:
         if not self.last_input_at:
@@ -128,11 +136,34 @@ class Session:
 
     # --------------------------------------------------------------- commands
 
+    def is_muted(self, now: float) -> bool:
+        return self.muted_until is not None and self.muted_until > now
+
+    def _over_rate_limit(self, now: float, out: Outcome) -> bool:
+        """The command token bucket: warn, and after a few warnings disconnect (flooding)."""
+        config = self.registry.config
+        if self._bucket is None:
+            self._bucket = TokenBucket(config.commands_per_second, config.command_burst, updated=now)
+        if self._bucket.take(now):
+            self.flood_warnings = 0
+            return False
+        self.flood_warnings += 1
+        if self.flood_warnings > config.flood_warnings:
+            out.to(self, TextLine.of(Text.FLOODING))
+            self.departure = Departure.DROPPED
+            out.close(self, "flooding")
+            log.warning("%s disconnected for flooding", self.name)
+        elif self.flood_warnings == 1 or self.flood_warnings == config.flood_warnings:
+            out.to(self, TextLine.of(Text.SLOW_DOWN))
+        return True
+
     def handle(self, line: str) -> Outcome:
         """Handle one command line typed by this user."""
         now = self.registry.clock.now()
         self.last_input_at = now
         out = Outcome()
+        if self._over_rate_limit(now, out):
+            return out
         try:
             command = c.parse_command(line)
         except CommandError as error:
@@ -162,7 +193,7 @@ class Session:
         return out
 
     def dispatch(self, command: c.Command, out: Outcome) -> None:
-        from fibsd.verbs import info, play, settings, social
+        from fibsd.verbs import admin, info, play, settings, social
 
         match command:
             case c.Blank():
@@ -225,8 +256,13 @@ class Session:
                 out.lines(self, Text.CLEAR_SCREEN.value)
             case c.Export():
                 play.export(self, command, out)
-            case c.Erase() | c.Shutdown():
+            case c.Erase():
                 out.to(self, TextLine.of(Text.PERMISSION_DENIED))
+            case (
+                c.Shutdown() | c.Broadcast() | c.Kick() | c.Ban() | c.Unban() | c.Mute()
+                | c.Unmute() | c.Adduser() | c.Invitecode()
+            ):
+                admin.handle(self, command, out)
             case c.Bye():
                 social.bye(self, out)
             case c.Wave():

@@ -34,7 +34,12 @@ MAX_NAME_LENGTH: Final = 20  # §2.6
 MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
 MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
-EXTENSION_VERBS: Final = frozenset({"export"})
+EXTENSION_VERBS: Final = frozenset(
+    {"export", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode"}
+)
+MAX_SHUTDOWN_SECONDS: Final = 3600
+MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
+MAX_INVITATION_CODES: Final = 20
 #: fibsd's invitation words (an extension a plain FIBS client never sends).
 INVITE_OPTIONS: Final = ("holland", "jacoby")
 MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
@@ -426,7 +431,69 @@ class Erase:
 
 @attrs.frozen
 class Shutdown:
-    pass
+    """`shutdown [SECONDS]`: administrators only; the countdown is announced to everyone."""
+
+    seconds: int | None = None
+
+
+# --- fibsd's operator commands (administrators only; EXTENSION_VERBS) -------------------
+
+
+@attrs.frozen
+class Broadcast:
+    """`broadcast TEXT`: a message to every user, silent ones included."""
+
+    text: str
+
+
+@attrs.frozen
+class Kick:
+    """`kick NAME [REASON]`: disconnect a user."""
+
+    name: str
+    reason: str = ""
+
+
+@attrs.frozen
+class Ban:
+    """`ban NAME|ADDRESS [MINUTES] [REASON]`: no minutes means until `unban`."""
+
+    target: str
+    minutes: int | None = None
+    reason: str = ""
+
+
+@attrs.frozen
+class Unban:
+    target: str
+
+
+@attrs.frozen
+class Mute:
+    """`mute NAME [MINUTES]`: the user may not talk to others (tell, shout, kibitz, ...)."""
+
+    name: str
+    minutes: int | None = None
+
+
+@attrs.frozen
+class Unmute:
+    name: str
+
+
+@attrs.frozen
+class Adduser:
+    """`adduser NAME PASSWORD`: create an account (closed clubs)."""
+
+    name: str
+    password: str = attrs.field(repr=False)
+
+
+@attrs.frozen
+class Invitecode:
+    """`invitecode [COUNT]`: new invitation codes for clubs with registration by code."""
+
+    count: int = 1
 
 
 @attrs.frozen
@@ -531,7 +598,8 @@ Command: TypeAlias = (
     | Message | Messages | Waitfor | Gag | Blind | Away | Back | Invite | Join | Watch | Unwatch | Look
     | Oldboard | Oldmoves | Toggle | Set | Address | Password | Save | Show | Ratings | Last
     | Time | Date | Motd | About | Average | Dicetest | Version | Stat | Help | Clear | Erase
-    | Shutdown | Export | Port | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
+    | Shutdown | Export | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
+    | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
 )
 
@@ -841,6 +909,89 @@ def _parse_export(rest: str) -> Command:
     return Export(int(word))
 
 
+def _small_number(word: str, limit: int) -> int | None:
+    """A whole number 0..limit as typed, or None (huge numbers never reach int())."""
+    if not _DIGITS.fullmatch(word):
+        return None
+    digits = word.lstrip("0") or "0"
+    if len(digits) > len(str(limit)) or int(digits) > limit:
+        return None
+    return int(digits)
+
+
+def _parse_shutdown(rest: str) -> Command:
+    word = _first(rest)
+    if word is None:
+        return Shutdown()
+    seconds = _small_number(word, MAX_SHUTDOWN_SECONDS)
+    if seconds is None:
+        raise CommandError(Text.SHUTDOWN_USAGE.value)
+    return Shutdown(seconds)
+
+
+def _parse_broadcast(rest: str) -> Command:
+    if not rest.strip():
+        raise CommandError(Text.BROADCAST_USAGE.value)
+    return Broadcast(rest.strip())
+
+
+def _parse_kick(rest: str) -> Command:
+    name, reason = _split(rest)
+    if not name:
+        raise CommandError(Text.KICK_USAGE.value)
+    return Kick(name, reason.strip())
+
+
+def _parse_ban(rest: str) -> Command:
+    target, rest = _split(rest)
+    if not target:
+        raise CommandError(Text.BAN_USAGE.value)
+    word, reason = _split(rest)
+    minutes = _small_number(word, MAX_SANCTION_MINUTES) if word else None
+    if word and minutes is None:
+        return Ban(target, None, rest.strip())  # no number: everything after is the reason
+    return Ban(target, minutes, reason.strip())
+
+
+def _parse_mute(rest: str) -> Command:
+    words = rest.split()
+    if not words or len(words) > 2:
+        raise CommandError(Text.MUTE_USAGE.value)
+    if len(words) == 1:
+        return Mute(words[0])
+    minutes = _small_number(words[1], MAX_SANCTION_MINUTES)
+    if minutes is None:
+        raise CommandError(Text.MUTE_USAGE.value)
+    return Mute(words[0], minutes)
+
+
+def _parse_adduser(rest: str) -> Command:
+    words = rest.split()
+    if len(words) != 2:
+        raise CommandError(Text.ADDUSER_USAGE.value)
+    return Adduser(words[0], words[1])
+
+
+def _parse_invitecode(rest: str) -> Command:
+    word = _first(rest)
+    if word is None:
+        return Invitecode()
+    count = _small_number(word, MAX_INVITATION_CODES)
+    if count is None or count < 1:
+        raise CommandError(Text.INVITECODE_USAGE.value)
+    return Invitecode(count)
+
+
+def _required_word(usage: Text, factory: Callable[[str], Command]) -> Callable[[str], Command]:
+    def parse(rest: str) -> Command:
+        word = _first(rest)
+        if word is None:
+            raise CommandError(usage.value)
+        return factory(word)
+
+    return parse
+
+
 def _no_arguments(factory: Callable[[], Command]) -> Callable[[str], Command]:
     # FIBS ignores extra words after commands that take none.
     return lambda rest: factory()
@@ -915,7 +1066,15 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "set": _parse_set,
     "shout": Shout,
     "show": _parse_show,
-    "shutdown": _no_arguments(Shutdown),
+    "shutdown": _parse_shutdown,
+    "broadcast": _parse_broadcast,
+    "kick": _parse_kick,
+    "ban": _parse_ban,
+    "unban": _required_word(Text.UNBAN_USAGE, Unban),
+    "mute": _parse_mute,
+    "unmute": _required_word(Text.UNMUTE_USAGE, Unmute),
+    "adduser": _parse_adduser,
+    "invitecode": _parse_invitecode,
     "stat": _no_arguments(Stat),
     "tell": _tell,
     "tellx": _tell,
@@ -1140,8 +1299,24 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("export", None if record_id is None else str(record_id))
         case Erase():
             return "erase"
-        case Shutdown():
-            return "shutdown"
+        case Shutdown(seconds):
+            return _join("shutdown", None if seconds is None else str(seconds))
+        case Broadcast(text):
+            return f"broadcast {text}"
+        case Kick(name, reason):
+            return _join("kick", name, reason or None)
+        case Ban(target, minutes, reason):
+            return _join("ban", target, None if minutes is None else str(minutes), reason or None)
+        case Unban(target):
+            return f"unban {target}"
+        case Mute(name, minutes):
+            return _join("mute", name, None if minutes is None else str(minutes))
+        case Unmute(name):
+            return f"unmute {name}"
+        case Adduser(name, password):
+            return f"adduser {name} {password}"
+        case Invitecode(count):
+            return f"invitecode {count}"
         case Port():
             return "port"
         case Roll():

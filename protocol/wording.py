@@ -603,6 +603,14 @@ class Text(enum.Enum):
     HELP_WHISPER = "whisper (wh) <message> - talk to the watchers of your game only."
     HELP_WHO = "who (w) [ready|playing|away|count|<user>|from <site>] - list the users online."
     HELP_WHOIS = "whois <user> - show information about <user>."
+    HELP_BROADCAST = "broadcast <message> - (administrators) tell every user, silent ones too."
+    HELP_KICK = "kick <user> [<reason>] - (administrators) disconnect a user."
+    HELP_BAN = "ban <user or address> [<minutes>] [<reason>] - (administrators) keep out a user or an address."
+    HELP_UNBAN = "unban <user or address> - (administrators) lift a ban."
+    HELP_MUTE = "mute <user> [<minutes>] - (administrators) stop a user from talking to others."
+    HELP_UNMUTE = "unmute <user> - (administrators) let a muted user talk again."
+    HELP_ADDUSER = "adduser <user> <password> - (administrators) create an account."
+    HELP_INVITECODE = "invitecode [<count>] - (administrators) make invitation codes for new accounts."
     HELP_EXPORT = "export [<number>] - list your finished matches; with a number: that match as a .mat file."
 
     # away listing: the asker's own entry (§5.2, [HELP away]).
@@ -634,6 +642,40 @@ class Text(enum.Enum):
     EXPORT_HEADER = "Your finished matches (type 'export <number>' for the .mat file):"
     EXPORT_NONE = "** You have no finished matches."
     EXPORT_UNKNOWN = "** You played no match number {number}."
+    # Limits and the operators' commands (fibsd's own sentences, FIBS-style).
+    SLOW_DOWN = "** Please slow down: you are sending commands too fast."
+    FLOODING = "** Too many commands. Closing the connection."
+    SHOUT_TOO_SOON = "** Please wait {seconds} seconds before shouting again."
+    MUTED = "** You are muted: you cannot talk to other users now."
+    TOO_MANY_CONNECTIONS = "** Too many connections from your address."
+    ADDRESS_NOT_ALLOWED = "** Connections from your address are not allowed here."
+    LOGIN_BLOCKED = "** Too many failed logins. Please try again in {minutes} minutes."
+    BANNED = "** You are banned from this server."
+    REGISTRATION_CLOSED = "** Registration is closed on this server. Please ask the operator for an account."
+    REGISTRATION_LIMIT = "** Too many new accounts from your address. Please try again later."
+    INVITATION_CODE_PROMPT = "Please give your invitation code: "
+    INVITATION_CODE_INVALID = "** That invitation code is not valid."
+    BROADCAST = "*** Message from the administrator {name}: {text}"
+    KICKED = "** You have been disconnected by an administrator."
+    KICK_DONE = "** {name} has been disconnected."
+    BAN_DONE = "** {target} is banned for {minutes} minutes."
+    BAN_DONE_FOREVER = "** {target} is banned until further notice."
+    UNBAN_DONE = "** {target} is no longer banned."
+    NOT_SANCTIONED = "** {target} was not banned or muted."
+    MUTE_DONE = "** {name} is muted for {minutes} minutes."
+    MUTE_DONE_FOREVER = "** {name} is muted until further notice."
+    UNMUTE_DONE = "** {name} may talk again."
+    ADDUSER_DONE = "** Account {name} created."
+    INVITECODE_HEADER = "Invitation codes (each one registers one account):"
+    SHUTDOWN_USAGE = "** usage: shutdown [<seconds>]"
+    BROADCAST_USAGE = "** usage: broadcast <message>"
+    KICK_USAGE = "** usage: kick <user> [<reason>]"
+    BAN_USAGE = "** usage: ban <user or address> [<minutes>] [<reason>]"
+    UNBAN_USAGE = "** usage: unban <user or address>"
+    MUTE_USAGE = "** usage: mute <user> [<minutes>]"
+    UNMUTE_USAGE = "** usage: unmute <user>"
+    ADDUSER_USAGE = "** usage: adduser <user> <password>"
+    INVITECODE_USAGE = "** usage: invitecode [<count, 1 to 20>]"
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."
@@ -643,6 +685,19 @@ class Text(enum.Enum):
 
 # --- the mechanism: rendering, and the reverse direction derived from the same templates ---
 
+
+# Prompts: sent without a line terminator, so they may end with a space.
+PROMPTS: Final = frozenset(
+    {
+        Text.LOGIN_PROMPT,
+        Text.PASSWORD_PROMPT,
+        Text.COMMAND_PROMPT,
+        Text.GIVE_PASSWORD_PROMPT,
+        Text.RETYPE_PASSWORD_PROMPT,
+        Text.PASSWORDS_NOT_IDENTICAL_PROMPT,
+        Text.INVITATION_CODE_PROMPT,
+    }
+)
 
 # Members that are parts of a line (the ASCII board's pieces), not lines of their own.
 LINE_FRAGMENTS: Final = frozenset(

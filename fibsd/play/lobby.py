@@ -221,6 +221,7 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
     from fibsd.ratings import rating_calculation_block, rating_change
 
     match = table.match
+    updates: list[tuple[str, float, int]] = []
     winner, loser = won.winner, 1 - won.winner
     score = won.score
     length = match.length
@@ -239,7 +240,6 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
         loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
         updates = [(w.name, change.winner_rating, change.winner_experience),
                    (lo.name, change.loser_rating, change.loser_experience)]
-        out.write(lambda store: store.update_ratings(updates))
     if length is not None:
         fields = dict(length=length, score=score[winner], opponent_score=score[loser])
         table._say(out, winner, TextLine.of(Text.YOU_WIN_MATCH, **fields),
@@ -255,9 +255,10 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
     out.write(lambda store: store.delete_saved_match(names[0], names[1]))
 
     def record(store: Store) -> None:
+        # One transaction: the record and both new ratings are stored together or not at all.
         store.record_match(
             players=names, match_data=state, length=length, score=score, winner=winner,
-            started_at=started_at, finished_at=finished_at,
+            started_at=started_at, finished_at=finished_at, ratings=updates,
         )
 
     out.write(record)

@@ -22,6 +22,7 @@ from fibsd.play.lobby import (
 )
 from fibsd.play.notation import bearoff_text
 from fibsd.play.table import Table
+from fibsd.verbs.social import refuse_if_muted
 from fibsd.rules import ActionReason, GamePhase, GameResult, IllegalAction, greedy_bearoff
 from protocol import commands as c
 from protocol.listings import (
@@ -464,6 +465,8 @@ def _not_playing(session: Session, command: c.Command, out: Outcome) -> None:
 
 def say(session: Session, command: c.Say, out: Outcome) -> None:
     """`say`: to the opponent only; gag does not apply (§5.1)."""
+    if refuse_if_muted(session, out):
+        return
     table = session.table
     seat = None if table is None else table.seat_of(session)
     if table is None or seat is None:
@@ -477,6 +480,8 @@ def say(session: Session, command: c.Say, out: Outcome) -> None:
 
 def kibitz(session: Session, command: c.Kibitz | c.Whisper, out: Outcome) -> None:
     """`kibitz` reaches players and watchers; `whisper` only the watchers (§5.1)."""
+    if refuse_if_muted(session, out):
+        return
     table = session.table or (session.watching.table if session.watching is not None else None)
     if table is None:
         out.to(session, TextLine.of(Text.NOT_WATCHING_OR_PLAYING))

@@ -29,7 +29,17 @@ if TYPE_CHECKING:
     from fibsd.store import Store
 
 
+def refuse_if_muted(session: Session, out: Outcome) -> bool:
+    """An operator muted this user: nothing they say reaches anyone."""
+    if session.is_muted(session.registry.clock.now()):
+        out.to(session, TextLine.of(Text.MUTED))
+        return True
+    return False
+
+
 def tell(session: Session, command: c.Tell, out: Outcome) -> None:
+    if refuse_if_muted(session, out):
+        return
     target = session.registry.find(command.name)
     if target is None:
         out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=command.name))
@@ -53,6 +63,15 @@ def shout(session: Session, command: c.Shout, out: Outcome) -> None:
     if session.account.toggles.silent:
         out.to(session, TextLine.of(Text.SILENT_SHOUT))
         return
+    if refuse_if_muted(session, out):
+        return
+    now = session.registry.clock.now()
+    interval = session.registry.config.shout_interval_seconds
+    if session.last_shout_at is not None and now - session.last_shout_at < interval:
+        wait = max(1, int(interval - (now - session.last_shout_at) + 0.999))
+        out.to(session, TextLine.of(Text.SHOUT_TOO_SOON, seconds=wait))
+        return
+    session.last_shout_at = now
     heard = Shouts(session.name, command.text)
     for other in session.registry.sessions():
         if other is session or other.account.toggles.silent or session.key in other.gagged:
@@ -63,6 +82,8 @@ def shout(session: Session, command: c.Shout, out: Outcome) -> None:
 
 def message(session: Session, command: c.Message, out: Outcome) -> None:
     """Leave a message: delivered now if the user is online, else stored (CLIP 9/10/11)."""
+    if refuse_if_muted(session, out):
+        return
     registry = session.registry
     online = registry.get(command.name)
     now = int(registry.clock.now())

@@ -16,6 +16,7 @@ from protocol import wording
 from protocol.wording import (
     FIELD_KINDS,
     LINE_FRAGMENTS,
+    PROMPTS,
     FieldKind,
     RatingChange,
     Text,
@@ -176,12 +177,8 @@ def test_no_line_of_the_table_starts_with_a_digit() -> None:
 
 
 def test_no_line_of_the_table_has_trailing_whitespace_unless_it_is_a_prompt() -> None:
-    prompts = {
-        Text.LOGIN_PROMPT, Text.PASSWORD_PROMPT, Text.COMMAND_PROMPT, Text.GIVE_PASSWORD_PROMPT,
-        Text.RETYPE_PASSWORD_PROMPT, Text.PASSWORDS_NOT_IDENTICAL_PROMPT,
-    }
     for text in LINE_TEXTS:
-        if text not in prompts and text not in LINE_FRAGMENTS:
+        if text not in PROMPTS and text not in LINE_FRAGMENTS:
             assert text.value == text.value.rstrip(), text
 
 
