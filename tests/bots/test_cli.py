@@ -1,0 +1,64 @@
+"""The bundled bots' command line: `python -m fibsd.bots gnubg|random ...` as a process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+import trio
+
+from fibsd.bots.client import BotClient
+from fibsd.bots.gnubg import DEFAULT_GNUBG
+from fibsd.bots.player import BotConfig
+from fibsd.bots.strategy import RandomStrategy
+
+
+def _bot_command(kind: str, port: int, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "fibsd.bots", kind, "--host", "127.0.0.1",
+            "--port", str(port), *extra]
+
+
+async def test_the_gnubg_bot_command_plays_a_match_and_exits(start_server: Any) -> None:
+    if not os.access(DEFAULT_GNUBG, os.X_OK):
+        pytest.fail(f"GNU Backgammon is missing at {DEFAULT_GNUBG}: apt-get install -y gnubg")
+    running = await start_server()
+    opponent = BotClient(BotConfig("rando", "secret2", port=running.port, matches=1),
+                         RandomStrategy(seed=11))
+    command = _bot_command("gnubg", running.port, "--name", "gnubot", "--password", "secret1",
+                           "--invite", "rando", "--length", "1", "--matches", "1")
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(opponent.run)
+            done = await trio.run_process(command, capture_stdout=True, capture_stderr=True,
+                                          check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().startswith("gnubot ")
+    assert "the 1 point match against rando" in done.stdout.decode()
+    assert len(opponent.results) == 1
+
+
+async def test_sigterm_logs_the_bot_out_and_exits_cleanly(start_server: Any) -> None:
+    running = await start_server()
+    command = _bot_command("random", running.port, "--name", "idler", "--password", "secret1")
+    process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE,
+                                               stderr=subprocess.PIPE)
+    try:
+        with trio.fail_after(20):
+            while not _online(running, "idler"):
+                await trio.sleep(0.05)
+            process.send_signal(signal.SIGTERM)
+            assert await process.wait() == 0
+            while _online(running, "idler"):
+                await trio.sleep(0.05)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            await process.wait()
+
+
+def _online(running: Any, name: str) -> bool:
+    return running.server.registry.get(name) is not None
