@@ -1,0 +1,85 @@
+"""The operator's view: ./scripts/serve answers with the banner; SIGTERM shuts down cleanly;
+a bad setting stops start-up with a one-line error naming it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _read_until(sock: socket.socket, marker: bytes, timeout: float = 20.0) -> bytes:
+    sock.settimeout(timeout)
+    data = b""
+    deadline = time.monotonic() + timeout
+    while marker not in data and time.monotonic() < deadline:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _connect(port: int, timeout: float = 30.0) -> socket.socket:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=2)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_scripts_serve_answers_with_banner_and_stops_on_sigterm(tmp_path: Path) -> None:
+    port = _free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            [str(ROOT / "scripts" / "serve"), "--port", str(port), "--db", str(tmp_path / "fibsd.db")],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file,
+        )
+    try:
+        with _connect(port) as sock:
+            banner = _read_until(sock, b"login: ")
+            assert b"One account per person only!" in banner
+            assert banner.endswith(b"\r\nlogin: ")
+            os.kill(process.pid, signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    log = log_path.read_text()
+    assert "listening on 127.0.0.1" in log and "shut down" in log
+    assert (tmp_path / "fibsd.db").is_file()
+
+
+def test_a_bad_setting_stops_start_up_with_one_line_naming_it(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "fibsd", "serve", "--port", "http", "--db", str(tmp_path / "x.db")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["fibsd: setting 'port': must be an integer 0..65535, got 'http'"]
+    config = tmp_path / "bad.toml"
+    config.write_text('[limits]\nidle_timeout_secs = 5\n')
+    result = subprocess.run(
+        [sys.executable, "-m", "fibsd", "serve", "--config", str(config)],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "idle_timeout_secs" in result.stderr
