@@ -388,3 +388,17 @@ def test_matches_really_start_and_progress_under_the_driver() -> None:
     alice_account, bob_account = core.store.get_account("alice"), core.store.get_account("bob")
     assert alice_account is not None and bob_account is not None
     assert alice_account.experience == bob_account.experience == 1
+
+
+@pytest.mark.parametrize("line", [
+    "broadcast 0", "kick bob", "ban bob", "unban bob", "mute bob", "unmute bob",
+    "adduser zed secret", "invitecode", "erase bob", "shutdown",
+])
+def test_admin_verbs_from_a_non_admin_are_refused(line: str) -> None:
+    """Regression: the fuzz once found `broadcast 0` escaping `Session.handle`
+    (`assert_never` on a command the codec knew and the session did not)."""
+    core = Core(seed=1)
+    alice = core.log_in("alice", clip=True)
+    core.handle(alice, line)
+    core.check()
+    assert core.last_lines and core.last_lines[0].startswith("** "), core.last_lines

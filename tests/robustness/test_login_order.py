@@ -1,0 +1,47 @@
+"""Regression (found by the abuse test): nothing reaches a user before its own login greeting.
+
+A CLIP client learns that it is logged in from the `1 NAME ...` welcome (fibs-protocol
+§2.2/§3.1), and a telnet user from `** User NAME authenticated.`; lines that arrive before
+that are read as part of the login dialogue. The shell puts the new session into the
+registry, then commits its login writes in a worker thread, and only then delivers the
+greeting: while that commit runs, anything another user does that needs no write of its
+own (a `tell`, `away`/`back` status lines) is delivered to the newcomer first.
+
+The commit is made slow here (a sleep inside the worker thread, as a busy disk would be),
+so that the window the abuse storm hit by chance is hit every time.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import trio
+
+from tests.robustness.test_abuse import connect_from, create_accounts, clip_login_from
+
+SLOW_COMMIT_SECONDS = 0.5
+
+
+async def test_a_tell_sent_while_a_login_is_committed_arrives_after_the_welcome(start_server: Any) -> None:
+    running = await start_server()
+    create_accounts(running, ["alice", "bob"])
+    alice = await clip_login_from(running, 2, "alice")
+    store = running.server.store
+    record_login = store.record_login
+
+    def slow_record_login(name: str, at: float, host: str) -> None:
+        if name == "bob":
+            time.sleep(SLOW_COMMIT_SECONDS)  # runs in the shell's worker thread
+        record_login(name, at, host)
+
+    store.record_login = slow_record_login
+    bob = await connect_from(running, 3)
+    await bob.expect_prompt("login: ")
+    await bob.send("login ordertest 1008 bob secret")
+    await trio.sleep(SLOW_COMMIT_SECONDS / 5)  # bob is online now, his greeting not yet sent
+    await alice.send("tell bob hello")
+    lines = await bob.read_until("12 alice hello")
+    if not any(line.startswith("1 bob ") for line in lines):
+        lines += await bob.read_until(lambda line: line.startswith("1 bob "))
+    assert lines[0].startswith("1 bob "), f"bob's first lines after logging in: {lines[:3]}"
