@@ -81,16 +81,19 @@ class ServerProcess:
     def log_path(self) -> Path:
         return self.directory / f"server-{self.runs}.log"
 
-    async def start(self) -> None:
-        """Start the server and wait (bounded) until it accepts connections."""
+    def _launch(self) -> subprocess.Popen[bytes]:
         self.runs += 1
         self.port = _free_port()
         with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
+            return subprocess.Popen(
                 [sys.executable, "-m", "fibsd", "serve", "--config", str(self.config_path),
                  "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db_path)],
                 cwd=REPO, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
             )
+
+    async def start(self) -> None:
+        """Start the server and wait (bounded) until it accepts connections."""
+        self.process = self._launch()
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -173,7 +176,8 @@ async def act_once(alice: Player, bob: Player) -> str:
         assert plays and plays[0].moves, f"asked to move without a legal play: {board.encode()}"
         line = play_line(plays[0], board.colour)
         await player.send(line)
-        await other.expect(lambda text: text.startswith(f"{player.name} moves "))  # type: ignore[arg-type]
+        announced = f"{player.name} moves "
+        await other.expect(lambda text, prefix=announced: text.startswith(prefix))  # type: ignore[arg-type]
         return f"{player.name}: {line}"
     raise AssertionError(f"nobody is to act: {boards}")
 

@@ -308,33 +308,30 @@ def run_actions(seed: int, steps: list[tuple[object, ...]]) -> Core:
     sessions = [core.log_in(name, clip=index % 2 == 0) for index, name in enumerate(NAMES)]
     core.check()
     for step in steps:
-        kind = step[0]
-        if kind == "tick":
-            core.clock.advance(float(step[1]))  # type: ignore[arg-type]
-            continue
-        index = int(step[1])  # type: ignore[call-overload]
-        session = sessions[index]
-        if kind == "line" or kind == "command":
-            core.handle(session, str(step[2]))
-        elif kind == "template":
-            other = NAMES[int(step[3])]  # type: ignore[call-overload]
-            core.handle(session, str(step[2]).format(other=other))
-        elif kind == "start":
-            other = (index + int(step[2])) % len(NAMES)  # type: ignore[call-overload]
-            core.handle(session, f"invite {NAMES[other]} {step[3]}".strip())
-            core.check()
-            core.handle(sessions[other], f"join {NAMES[index]}")
-        elif kind == "act":
-            for _ in range(1 + int(step[2]) % 12):  # some turns of this user's match, if any
-                core.sensible_action(session, int(step[2]))  # type: ignore[call-overload]
+        match step:
+            case ("tick", int(seconds)):
+                core.clock.advance(float(seconds))
+                continue
+            case ("line" | "command", int(index), str(line)):
+                core.handle(sessions[index], line)
+            case ("template", int(index), str(template), int(other)):
+                core.handle(sessions[index], template.format(other=NAMES[other]))
+            case ("start", int(index), int(offset), str(length)):
+                invitee = (index + offset) % len(NAMES)
+                core.handle(sessions[index], f"invite {NAMES[invitee]} {length}".strip())
                 core.check()
-        elif kind == "relogin":
-            sessions[index] = core.log_in(NAMES[index], clip=bool(step[2]))
-        elif kind == "drop":
-            core.drop(session)
-            sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
-        else:  # pragma: no cover
-            raise AssertionError(kind)
+                core.handle(sessions[invitee], f"join {NAMES[index]}")
+            case ("act", int(index), int(choice)):
+                for _ in range(1 + choice % 12):  # some turns of this user's match, if any
+                    core.sensible_action(sessions[index], choice)
+                    core.check()
+            case ("relogin", int(index), bool(clip)):
+                sessions[index] = core.log_in(NAMES[index], clip=clip)
+            case ("drop", int(index)):
+                core.drop(sessions[index])
+                sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
+            case _:  # pragma: no cover
+                raise AssertionError(step)
         core.check()
         # A user who left (bye) comes back for the next step, as players do.
         if core.registry.get(NAMES[index]) is not sessions[index]:
