@@ -132,6 +132,9 @@ class Core:
             self.store.create_account(attrs.evolve(account, toggles=toggles))
         self.deliveries = 0
         self.last_lines: list[str] = []
+        #: How far the clock moves per command: 50 a second, above the server's command
+        #: rate limit, so long runs reach flood warnings and disconnections too.
+        self.seconds_per_command = 0.02
 
     # --- the shell's part -------------------------------------------------------------
 
@@ -150,6 +153,7 @@ class Core:
     def handle(self, session: Session, line: str) -> None:
         if self.registry.get(session.name) is not session:
             return  # its connection is gone: the shell would never call it
+        self.clock.advance(self.seconds_per_command)
         self.apply(session.handle(line))
         if session.departure is not None:
             self.apply(self.registry.log_out(session, session.departure))
@@ -358,6 +362,7 @@ def test_random_commands_from_four_users_never_break_the_core(seed: int, steps: 
 def test_matches_really_start_and_progress_under_the_driver() -> None:
     """The generated sequences reach match play: a scripted run plays a whole 1-point match."""
     core = Core(seed=7)
+    core.seconds_per_command = 1.0  # players at human speed
     alice = core.log_in("alice", clip=True)
     bob = core.log_in("bob", clip=False)
     core.handle(alice, "invite bob 1")

@@ -18,7 +18,7 @@ from typing import Any
 
 import trio
 
-from tests.robustness.test_abuse import connect_from, create_accounts, clip_login_from
+from tests.robustness.test_abuse import clip_login_from, connect_from, create_accounts
 
 SLOW_COMMIT_SECONDS = 0.5
 
