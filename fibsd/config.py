@@ -17,6 +17,7 @@ typo must not silently leave a default in force):
                  argon2_parallelism, pbkdf2_rounds
     [admin]      admins
     [club]       registration, allowed_networks
+    [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -59,6 +60,7 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "login_failures_before_delay",
         "login_failures_before_block",
         "login_block_seconds",
+        "reconnect_grace_seconds",
     ),
     "passwords": (
         "password_hash_scheme",
@@ -69,6 +71,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     ),
     "admin": ("admins",),
     "club": ("registration", "allowed_networks"),
+    # Issue 8: the optional second listener speaking TLS (fibsd/tls.py).
+    "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
@@ -186,6 +190,7 @@ def _validate(config: Config) -> None:
     _int_in("login_failures_before_delay", config.login_failures_before_delay, 0, 1000)
     _int_in("login_failures_before_block", config.login_failures_before_block, 1, 1000)
     _seconds("login_block_seconds", config.login_block_seconds, 0, 30 * 24 * 3600)
+    _seconds("reconnect_grace_seconds", config.reconnect_grace_seconds, 0, 7 * 24 * 3600)
     _one_of("password_hash_scheme", config.password_hash_scheme, SCHEMES)
     _int_in("argon2_time_cost", config.argon2_time_cost, 1, 100)
     _int_in("argon2_parallelism", config.argon2_parallelism, 1, 64)
@@ -200,6 +205,15 @@ def _validate(config: Config) -> None:
     _admins(config.admins)
     _one_of("registration", config.registration, REGISTRATION_POLICIES)
     _networks(config.allowed_networks)
+    # [tls]: "off" is a boolean rather than an unset port because TOML has no null and
+    # conf/fibsd.toml shows every setting with its default.
+    if type(config.tls_enabled) is not bool:
+        raise _fail("tls_enabled", "must be true or false", config.tls_enabled)
+    _int_in("tls_port", config.tls_port, 0, 65535)
+    _path("tls_cert_file", config.tls_cert_file)
+    _path("tls_key_file", config.tls_key_file)
+    if config.tls_enabled and config.tls_port == config.port != 0:
+        raise _fail("tls_port", "must differ from 'port'", config.tls_port)
 
 
 def _networks(value: object) -> tuple[str, ...]:
@@ -264,6 +278,10 @@ class Config:
     login_failures_before_delay: int = 3  # then each failed login waits longer (up to 8 s)
     login_failures_before_block: int = 10  # per address and per account, within an hour
     login_block_seconds: float = 900.0
+    # A player who drops out of a match may come back within this time and is put
+    # straight back into it; after it the opponent may `claim` the match. 0: FIBS's way
+    # (the match is simply saved).
+    reconnect_grace_seconds: float = 300.0
     # [admin]
     admins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
     # [club]: "open" (guest registration, as on FIBS), "closed" (only operators create
@@ -271,6 +289,12 @@ class Config:
     registration: str = "open"
     # Networks allowed to connect (CIDR); empty: everyone.
     allowed_networks: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+    # [tls]: a second listener speaking TLS, off by default; `scripts/make-cert` writes a
+    # self-signed pair to the default paths. 0 picks a free port (tests).
+    tls_enabled: bool = False
+    tls_port: int = 4322
+    tls_cert_file: Path = attrs.field(default=Path("var/tls/fibsd-cert.pem"), converter=_to_path)
+    tls_key_file: Path = attrs.field(default=Path("var/tls/fibsd-key.pem"), converter=_to_path)
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

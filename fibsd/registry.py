@@ -36,6 +36,7 @@ from protocol.messages import (
 from protocol.wording import Text
 
 if TYPE_CHECKING:
+    from fibsd.play.table import Table
     from fibsd.session import Session
 
 
@@ -71,6 +72,8 @@ class Registry:
             motd = (f"  {config.club_name}", *motd)
         self.motd_lines: tuple[str, ...] = motd
         self._online: dict[str, Session] = {}
+        #: Matches waiting for a dropped player to come back, by the dropper's name key.
+        self.suspended: dict[str, Table] = {}
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, str]] = collections.deque(
             maxlen=self.RECENT_LOGINS
@@ -127,12 +130,16 @@ class Registry:
         now = self.clock.now()
         key = name_key(session.name)
         older = self._online.get(key)
+        taken_over = None
         if older is not None:
-            # One session per account: the newer login wins (later FIBS behaviour).
+            # One session per account: the newer login takes over the older one in place
+            # (a half-dead connection must not cost the match).
             older.departure = Departure.REPLACED
             out.to(older, TextLine.of(Text.CLOSED_OLD_CONNECTION, name=session.name))
             out.close(older, "replaced by a new login")
             del self._online[key]
+            taken_over = older.table
+            _take_over(older, session)
             self._leave_everything(older, Departure.REPLACED, out)
         self._online[key] = session
         session.muted_until = self.store.sanction_until("mute", session.name, now)
@@ -155,7 +162,19 @@ class Registry:
                 out.to(other, notice)
         self.announce_status(session, out, now=now, skip=session)
         self._finally_here(session, out)
+        self._back_to_the_board(session, taken_over, out)
         return out
+
+    def _back_to_the_board(self, session: Session, taken_over: Table | None, out: Outcome) -> None:
+        """A user who took over a session, or dropped and came back, sits down again."""
+        from fibsd.play.lobby import reseat
+
+        if taken_over is not None:
+            reseat(self, taken_over, session, out, takeover=True)
+            return
+        waiting = self.suspended.get(session.key)
+        if waiting is not None and any(seat is not None for seat in waiting.seats):
+            reseat(self, waiting, session, out, takeover=False)
 
     def _greet(
         self, session: Session, out: Outcome, now: float, previous_login_at: float | None,
@@ -278,6 +297,25 @@ class Registry:
         for other in self._online.values():
             if other.clip and other is not skip:
                 out.to(other, info, end)
+
+
+def _take_over(older: Session, newer: Session) -> None:
+    """Move what FIBS keeps per session (until logout) to the session that replaces it."""
+    newer.gagged.update(older.gagged)
+    newer.blinded.update(older.blinded)
+    newer.waiting_for.update(older.waiting_for)
+    newer.received_messages.extend(older.received_messages)
+    newer.away_message = older.away_message
+    for watcher in older.watched_by:
+        watcher.watching = newer
+        newer.watched_by.add(watcher)
+    older.watched_by.clear()
+    table = older.table
+    if table is not None:
+        seat = table.seat_of(older)
+        if seat is not None:
+            table.seats[seat] = None  # reseat() puts the newer session there
+        older.table = None
 
 
 def _record_logout(name: str, at: float) -> Write:

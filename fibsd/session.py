@@ -256,6 +256,8 @@ class Session:
                 out.lines(self, Text.CLEAR_SCREEN.value)
             case c.Export():
                 play.export(self, command, out)
+            case c.Claim():
+                play.claim(self, out)
             case c.Erase():
                 out.to(self, TextLine.of(Text.PERMISSION_DENIED))
             case (

@@ -112,6 +112,13 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         used_at    REAL
     );
     """,
+    # 6: matches each player dropped and did not come back to (shown by `whois`).
+    """
+    CREATE TABLE drop_counts (
+        name  TEXT PRIMARY KEY COLLATE NOCASE,
+        drops INTEGER NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -637,6 +644,18 @@ class Store:
             "SELECT 1 FROM invitation_codes WHERE code = ? AND used_by IS NULL", (code,)
         )
         return bool(rows)
+
+    def record_drop(self, name: str) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO drop_counts (name, drops) VALUES (?, 1)"
+                " ON CONFLICT (name) DO UPDATE SET drops = drops + 1",
+                (name,),
+            )
+
+    def drop_count(self, name: str) -> int:
+        rows = self._read("SELECT drops FROM drop_counts WHERE name = ?", (name,))
+        return int(rows[0]["drops"]) if rows else 0
 
     # --- lifetime ---------------------------------------------------------------------
 

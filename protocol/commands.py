@@ -35,7 +35,7 @@ MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
 MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
-    {"export", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode"}
+    {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
@@ -417,6 +417,12 @@ class Clear:
 
 
 @attrs.frozen
+class Claim:
+    """`claim` (fibsd's extension): win a match whose opponent dropped and did not come
+    back within the grace period."""
+
+
+@attrs.frozen
 class Export:
     """`export [ID]` (fibsd's extension): list your finished matches, or print match ID as
     a Jellyfish .mat file (the format GNU Backgammon imports)."""
@@ -598,7 +604,7 @@ Command: TypeAlias = (
     | Message | Messages | Waitfor | Gag | Blind | Away | Back | Invite | Join | Watch | Unwatch | Look
     | Oldboard | Oldmoves | Toggle | Set | Address | Password | Save | Show | Ratings | Last
     | Time | Date | Motd | About | Average | Dicetest | Version | Stat | Help | Clear | Erase
-    | Shutdown | Export | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
+    | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
 )
@@ -1030,6 +1036,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "end": _bye,
     "erase": _no_arguments(Erase),
     "export": _parse_export,
+    "claim": _no_arguments(Claim),
     "exit": _bye,
     "gag": _optional_word(Gag),
     "help": _help,
@@ -1295,6 +1302,8 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("help", topic)
         case Clear():
             return "clear"
+        case Claim():
+            return "claim"
         case Export(record_id):
             return _join("export", None if record_id is None else str(record_id))
         case Erase():

@@ -251,6 +251,8 @@ class WhoisInfo:
     playing_with: str | None = None
     away_message: str | None = None
     email: str | None = None
+    #: fibsd: matches this user dropped and did not come back to (None: not shown).
+    drops: int | None = None
 
 
 def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
@@ -281,6 +283,8 @@ def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
     if info.away_message is not None:
         lines.append(render(Text.WHOIS_AWAY, name=info.name, text=info.away_message))
     lines.append(render(Text.WHOIS_RATING, rating=info.rating, experience=info.experience))
+    if info.drops:
+        lines.append(render(Text.WHOIS_DROPS, count=info.drops))
     if info.email:
         lines.append(render(Text.WHOIS_EMAIL, email=info.email))
     else:
@@ -573,6 +577,7 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "date": Text.HELP_DATE,
     "dicetest": Text.HELP_DICETEST,
     "export": Text.HELP_EXPORT,
+    "claim": Text.HELP_CLAIM,
     "broadcast": Text.HELP_BROADCAST,
     "kick": Text.HELP_KICK,
     "ban": Text.HELP_BAN,

@@ -611,6 +611,7 @@ class Text(enum.Enum):
     HELP_UNMUTE = "unmute <user> - (administrators) let a muted user talk again."
     HELP_ADDUSER = "adduser <user> <password> - (administrators) create an account."
     HELP_INVITECODE = "invitecode [<count>] - (administrators) make invitation codes for new accounts."
+    HELP_CLAIM = "claim - when your opponent dropped and did not come back in time: win the match."
     HELP_EXPORT = "export [<number>] - list your finished matches; with a number: that match as a .mat file."
 
     # away listing: the asker's own entry (§5.2, [HELP away]).
@@ -676,6 +677,14 @@ class Text(enum.Enum):
     UNMUTE_USAGE = "** usage: unmute <user>"
     ADDUSER_USAGE = "** usage: adduser <user> <password>"
     INVITECODE_USAGE = "** usage: invitecode [<count, 1 to 20>]"
+    # Dropper protection and reattaching (fibsd's own sentences).
+    WHOIS_DROPS = "  Dropped matches: {count}"
+    DROPPER_GRACE = "** {name} has {seconds} seconds to come back. Then you may 'claim' the match, or 'leave' to keep it saved."
+    OPPONENT_DISCONNECTED = "** {name} is not connected. Please wait for {name} to come back, or type 'leave'."
+    CLAIM_TOO_EARLY = "** You may claim the match in {seconds} seconds."
+    NOTHING_TO_CLAIM = "** There is nothing to claim."
+    YOU_CLAIM = "** {name} did not come back: you claim the match."
+    CLAIMED_FROM_YOU = "** {name} claimed your match after you did not come back."
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."

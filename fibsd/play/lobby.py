@@ -206,6 +206,14 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
             opponent_line = TextLine.of(Text.CLOSED_OLD_CONNECTION_GAME_SAVED, name=name)
     if other is not None and how is not Interruption.SHUT_DOWN:
         out.to(other, opponent_line)
+    grace = registry.config.reconnect_grace_seconds
+    if how in (Interruption.DROPPED, Interruption.TIMED_OUT) and other is not None and grace > 0:
+        # Dropper protection: the opponent keeps the table; the dropper may come back.
+        _suspend(registry, table, seat, out)
+        out.to(other, TextLine.of(Text.DROPPER_GRACE, name=name, seconds=int(grace)))
+        return
+    if table.dropped is not None:
+        _count_unreturned_drop(registry, table, out)
     table.persist(out)
     for player in (session, other):
         if player is not None:
@@ -214,6 +222,76 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
     for player in (session, other):
         if player is not None and registry.get(player.name) is player:
             registry.announce_status(player, out)
+
+
+def _suspend(registry: Registry, table: Table, seat: int, out: Outcome) -> None:
+    dropper = table.seats[seat]
+    assert dropper is not None
+    dropper.table = None
+    table.seats[seat] = None
+    table.dropped = (seat, registry.clock.now())
+    registry.suspended[dropper.key] = table
+    table.persist(out)
+
+
+def _count_unreturned_drop(registry: Registry, table: Table, out: Outcome) -> None:
+    """The grace period is over and the dropper is still away: it counts as a drop."""
+    assert table.dropped is not None
+    seat, dropped_at = table.dropped
+    name = table.names[seat]
+    registry.suspended.pop(name.lower(), None)
+    table.dropped = None
+    if registry.clock.now() - dropped_at >= registry.config.reconnect_grace_seconds:
+        out.write(lambda store: store.record_drop(name))
+
+
+def reseat(registry: Registry, table: Table, session: Session, out: Outcome, *, takeover: bool) -> None:
+    """Put `session` straight back into its running match: after a drop (within or after
+    the grace period), or when a new login takes over a half-dead connection."""
+    seat = 0 if table.names[0].lower() == session.key else 1
+    if table.dropped is not None and table.dropped[0] == seat:
+        _count_unreturned_drop(registry, table, out)
+    registry.suspended.pop(session.key, None)
+    table.seats[seat] = session
+    session.table = table
+    other = table.seats[1 - seat]
+    other_name = table.names[1 - seat]
+    out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))
+    if other is not None and not takeover:
+        out.to(other, TextLine.of(Text.JOINED_MATCH_LOADED, name=session.name))
+    match = table.match
+    turn = match.game.turn
+    out.lines(session, *resume_synopsis_lines(
+        turn=table.names[turn if turn is not None else 0],
+        match_length=match.length,
+        names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
+    ))
+    out.to(session, boards.board_for(table, session, seat))
+    if other is not None and not takeover:
+        out.to(other, boards.board_for(table, other, 1 - seat))
+    table.prompt_current(out)
+    registry.announce_status(session, out)
+
+
+def claim(registry: Registry, session: Session, out: Outcome) -> None:
+    """`claim`: the opponent dropped and did not come back in time: win the match."""
+    table = session.table
+    seat = None if table is None else table.seat_of(session)
+    if table is None or seat is None or table.dropped is None or table.dropped[0] != 1 - seat:
+        out.to(session, TextLine.of(Text.NOTHING_TO_CLAIM))
+        return
+    waited = registry.clock.now() - table.dropped[1]
+    grace = registry.config.reconnect_grace_seconds
+    if waited < grace:
+        out.to(session, TextLine.of(Text.CLAIM_TOO_EARLY, seconds=max(1, int(grace - waited + 0.999))))
+        return
+    dropper = table.names[1 - seat]
+    _count_unreturned_drop(registry, table, out)
+    out.to(session, TextLine.of(Text.YOU_CLAIM, name=dropper))
+    score = list(table.match.score)
+    if table.match.length is not None:
+        score[seat] = table.match.length  # the dropper forfeits the match
+    finish_match(registry, table, MatchWon(seat, (score[0], score[1])), out)
 
 
 def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) -> None:
@@ -226,18 +304,22 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
     score = won.score
     length = match.length
     winner_session, loser_session = table.seats[winner], table.seats[loser]
-    if length is not None and winner_session is not None and loser_session is not None:
-        w, lo = winner_session.account, loser_session.account
+    # A player who dropped and was claimed against is not online: read the account.
+    w = winner_session.account if winner_session is not None else registry.store.get_account(table.names[winner])
+    lo = loser_session.account if loser_session is not None else registry.store.get_account(table.names[loser])
+    if length is not None and w is not None and lo is not None:
         change = rating_change(
             winner_rating=w.rating, winner_experience=w.experience,
             loser_rating=lo.rating, loser_experience=lo.experience, match_length=length,
         )
         block = rating_calculation_block(change, winner_name=w.name, loser_name=lo.name)
         for player in (winner_session, loser_session):
-            if player.account.toggles.ratings:
+            if player is not None and player.account.toggles.ratings:
                 out.lines(player, *block)
-        winner_session.account = attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience)
-        loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
+        if winner_session is not None:
+            winner_session.account = attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience)
+        if loser_session is not None:
+            loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
         updates = [(w.name, change.winner_rating, change.winner_experience),
                    (lo.name, change.loser_rating, change.loser_experience)]
     if length is not None:

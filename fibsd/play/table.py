@@ -79,6 +79,9 @@ class Table:
         #: The opening roll of the current game has been decided.
         self.opening_done = opening_done
         self.seats: list[Session | None] = [None, None]
+        #: (seat, when) of a player who dropped and may still come back (not saved:
+        #: after a restart the match is an ordinary saved match).
+        self.dropped: tuple[int, float] | None = None
 
     # ----------------------------------------------------------------- seats
 

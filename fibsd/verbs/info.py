@@ -120,6 +120,7 @@ def whois(session: Session, command: c.Whois, out: Outcome) -> None:
         playing_with=online.opponent_name if online is not None else None,
         away_message=online.away_message if online is not None else None,
         email=account.email,
+        drops=registry.store.drop_count(account.name),
     )
     out.lines(session, *whois_lines(info, zone))
 

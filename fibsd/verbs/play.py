@@ -15,6 +15,7 @@ from fibsd.play.lobby import (
     RANKED_EXPERIENCE,
     Interruption,
     Invitation,
+    claim as claim_match,
     interrupt,
     resume_match,
     start_match,
@@ -338,6 +339,9 @@ def game_command(session: Session, command: c.Command, out: Outcome) -> None:
     if table.between_games or table.match.over:
         out.to(session, TextLine.of(Text.NOT_PLAYING))
         return
+    if table.dropped is not None:
+        out.to(session, TextLine.of(Text.OPPONENT_DISCONNECTED, name=other_name))
+        return
     offer = game.resignation
     if offer is not None and not isinstance(command, (c.Accept, c.Reject)):
         resigner = offer[0]
@@ -578,3 +582,7 @@ def export(session: Session, command: c.Export, out: Outcome) -> None:
         out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=command.record_id))
         return
     out.lines(session, *mat_lines(record, session.registry.config.club_name))
+
+
+def claim(session: Session, out: Outcome) -> None:
+    claim_match(session.registry, session, out)

@@ -9,6 +9,7 @@ import pytest
 
 from fibsd.accounts import Account
 from fibsd.rules import GameResult, Match, MatchOptions
+import fibsd.store as store_module
 from fibsd.store import SCHEMA_VERSION, MatchRecord, NoSuchAccount, Store
 
 
@@ -91,16 +92,16 @@ def test_records_of_a_player_newest_first_in_any_case_with_limit(tmp_path: Path)
         assert store.match_records_of("alice", limit=0) == []
 
 
-def test_migration_4_upgrades_a_version_3_file(tmp_path: Path) -> None:
+def test_migration_4_upgrades_a_version_3_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "db.sqlite"
-    # A file at version 3, as the previous release left it.
+    # A file at version 3, as that release left it: only the first three migrations.
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:3])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
     with Store.open(path) as store:
         store.save_match("a", "b", {"score": [1, 0]}, 1.0)
-    db = sqlite3.connect(path)
-    db.execute("DROP TABLE match_records")
-    db.execute("PRAGMA user_version = 3")
-    db.commit()
-    db.close()
+    monkeypatch.undo()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
     with Store.open(path) as store:
         assert store.schema_version() == SCHEMA_VERSION
         assert store.saved_match("a", "b") == {"score": [1, 0]}  # untouched

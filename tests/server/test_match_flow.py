@@ -307,11 +307,12 @@ async def test_dropped_connection_saves_and_join_resumes_after_restart(start_ser
     before = await bob.board()
     await bob.client.close()
     await alice.expect("bob drops connection. The game was saved.")
+    await alice.expect("** bob has 300 seconds to come back. Then you may 'claim' the match, or 'leave' to keep it saved.")
     await alice.send("show saved")
     lines = await alice.expect("  opponent          matchlength   score (your points first)")
     assert lines
     row = await alice.client.read_line()
-    assert row.split() == ["bob", "5", "0", "-", "0"]
+    assert row.split() == ["*bob", "5", "0", "-", "0"]  # still her running match
     await running.stop()
     await trio.sleep(0.1)
     restarted = await start_server(dice=ScriptedDice(coin=0), clock=running.clock)
