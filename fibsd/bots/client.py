@@ -99,6 +99,26 @@ class _Wire:
             seen.append(line)
 
 
+class _Pacer:
+    """A token bucket for the bot's own commands (so that the server never refuses one)."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.updated = trio.current_time()
+
+    async def wait(self) -> None:
+        while True:
+            now = trio.current_time()
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.per_second)
+            self.updated = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await trio.sleep((1 - self.tokens) / self.per_second)
+
+
 class BotClient:
     """A bot: `await BotClient(config, strategy).run()` plays until `stop()` is called,
     `config.matches` matches are over, or the server stays unreachable."""
@@ -163,19 +183,21 @@ class BotClient:
             self._failures = 0
             self.player.connected()
             log.info("%s: logged in (login %d)", self.config.name, self.logins)
+            pacer = _Pacer(self.config.commands_per_second, self.config.command_burst)
             with trio.CancelScope() as self._scope:
                 for line in after_welcome:
-                    await self._handle(wire, line)
+                    await self._handle(wire, line, pacer)
                 while not self._stopping and not self.player.finished:
-                    await self._handle(wire, await wire.read_line())
+                    await self._handle(wire, await wire.read_line(), pacer)
             await self._log_out(wire)
         finally:
             self._scope = None
             await wire.stream.aclose()
 
-    async def _handle(self, wire: _Wire, line: str) -> None:
+    async def _handle(self, wire: _Wire, line: str, pacer: _Pacer) -> None:
         self.recent_lines.append(line)
         for answer in await self.player.handle_line(line):
+            await pacer.wait()
             self.recent_lines.append(f"> {answer}")
             await wire.send(answer)
 

@@ -217,7 +217,9 @@ class GnubgStrategy:
             except trio.TooSlowError:
                 raise GnubgError(f"gnubg did not answer {line!r} in time") from None
             answer, _, self._buffer = self._buffer.partition(b"\n")
-            return answer.decode(errors="replace").strip()
+            text = answer.decode(errors="replace").strip()
+            log.debug("gnubg: %s -> %r", line, text)
+            return text
 
     # ------------------------------------------------------------------ Strategy
 

@@ -113,6 +113,10 @@ class BotConfig:
     reconnect_attempts: int = 8
     reconnect_delay_seconds: float = 0.25
     reconnect_max_delay_seconds: float = 10.0
+    # The bot's own pace, below fibsd's default flood limit (20 commands/s, bursts of 60):
+    # a command over the server's limit is refused and the bot would have to resync.
+    commands_per_second: float = 15.0
+    command_burst: int = 40
 
 
 @attrs.frozen
@@ -155,6 +159,7 @@ class BotPlayer:
         self._moved_on: BoardLine | None = None  # the board our last play was made on
         self._move_attempts = 0
         self._check_resumed = False  # look at the first board after a resume
+        self._resync = False  # a command was refused for flooding: act on the next board
 
     @property
     def finished(self) -> bool:
@@ -263,6 +268,13 @@ class BotPlayer:
             if self._move_attempts < MAX_MOVE_ATTEMPTS:
                 self._move_wanted = True
                 return ["board"]
+        elif text is Text.SLOW_DOWN:
+            # Some command of ours was dropped and we cannot tell which: look at the board
+            # and do what it asks for (what any FIBS client over the limit has to do).
+            log.warning("%s: the server says slow down", self.settings.name)
+            self.refusals.append(text)
+            self._resync = True
+            return ["board"]
         elif text in _DOUBLE_REFUSALS:
             self.refusals.append(text)
             return ["roll"]
@@ -320,6 +332,22 @@ class BotPlayer:
             return ["board"]
         return await self._move()
 
+    async def _act_on(self, board: BoardLine) -> list[str]:
+        """Whatever `board` says the bot must do now (after a command may have been lost)."""
+        if self.opponent is None:
+            return []
+        if board.turn is None:
+            return ["join"]  # between games; a second `join` is harmless
+        if board.was_doubled:
+            return ["accept" if await self.strategy.should_accept_double(board) else "reject"]
+        if board.turn is board.colour:
+            if 0 in board.player_dice:
+                return ["roll"]
+            self._moved_on = None
+            self._move_wanted = True
+            return await self._move()
+        return []
+
     async def _move(self) -> list[str]:
         board = self._board_to_move_on()
         if not self._move_wanted or board is None:
@@ -337,6 +365,9 @@ class BotPlayer:
         self.board = board
         if board.turn is not board.colour or 0 in board.player_dice:
             self._moved_on = None  # that turn is over; a new one may look the same
+        if self._resync:
+            self._resync = False
+            return await self._act_on(board)
         if self._check_resumed:
             self._check_resumed = False
             if board.was_doubled:

@@ -22,10 +22,10 @@ def _bot_command(kind: str, port: int, *extra: str) -> list[str]:
             "--port", str(port), *extra]
 
 
-async def test_the_gnubg_bot_command_plays_a_match_and_exits(start_server: Any) -> None:
+async def test_the_gnubg_bot_command_plays_a_match_and_exits(bot_server: Any) -> None:
     if not os.access(DEFAULT_GNUBG, os.X_OK):
         pytest.fail(f"GNU Backgammon is missing at {DEFAULT_GNUBG}: apt-get install -y gnubg")
-    running = await start_server()
+    running = bot_server
     opponent = BotClient(BotConfig("rando", "secret2", port=running.port, matches=1),
                          RandomStrategy(seed=11))
     command = _bot_command("gnubg", running.port, "--name", "gnubot", "--password", "secret1",
@@ -41,8 +41,8 @@ async def test_the_gnubg_bot_command_plays_a_match_and_exits(start_server: Any) 
     assert len(opponent.results) == 1
 
 
-async def test_sigterm_logs_the_bot_out_and_exits_cleanly(start_server: Any) -> None:
-    running = await start_server()
+async def test_sigterm_logs_the_bot_out_and_exits_cleanly(bot_server: Any) -> None:
+    running = bot_server
     command = _bot_command("random", running.port, "--name", "idler", "--password", "secret1")
     process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE,
                                                stderr=subprocess.PIPE)

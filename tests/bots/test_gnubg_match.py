@@ -75,9 +75,9 @@ def _state(pid: int) -> str:
         return "zombie"
 
 
-async def test_gnubg_bot_plays_a_three_point_match_against_the_random_bot(start_server: Any) -> None:
+async def test_gnubg_bot_plays_a_three_point_match_against_the_random_bot(bot_server: Any) -> None:
     _require_gnubg()
-    running = await start_server()
+    running = bot_server
     async with GnubgStrategy.started() as gnubg:
         gnubg_bot = BotClient(
             BotConfig("gnubg", "secret1", port=running.port, invite="rando", matches=1), gnubg)

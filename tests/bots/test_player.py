@@ -201,3 +201,19 @@ async def test_an_opponent_who_drops_leaves_a_saved_match_to_resume() -> None:
     # after a resume the bot looks at the board and carries on with its own turn
     assert await feed(player, line(Text.JOINED_MATCH_LOADED, name="alice")) == ["board"]
     assert (await feed(player, OPENING_O.encode()))[0].startswith("move ")
+
+
+async def test_after_slow_down_the_bot_does_what_the_board_asks() -> None:
+    player = bot(Scripted(take=False))
+    await logged_in(player)
+    await feed(player, line(Text.NOW_PLAYING_MATCH, length=3, name="alice"))
+    # which command was dropped is unknown: ask for the board and act on it
+    assert await feed(player, line(Text.SLOW_DOWN)) == ["board"]
+    assert (await feed(player, OPENING_O.encode()))[0].startswith("move ")
+    assert await feed(player, line(Text.SLOW_DOWN)) == ["board"]
+    assert await feed(player, attrs.evolve(OPENING_O, player_dice=(0, 0)).encode()) == ["roll"]
+    assert await feed(player, line(Text.SLOW_DOWN)) == ["board"]
+    assert await feed(player, attrs.evolve(OPENING_O, turn=None).encode()) == ["join"]
+    assert await feed(player, line(Text.SLOW_DOWN)) == ["board"]
+    doubled = attrs.evolve(OPENING_O, turn=Colour.X, player_dice=(0, 0), was_doubled=True)
+    assert await feed(player, doubled.encode()) == ["reject"]

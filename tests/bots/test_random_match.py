@@ -13,8 +13,8 @@ from fibsd.bots.strategy import RandomStrategy
 MATCH_SECONDS = 60
 
 
-async def test_two_random_bots_play_a_three_point_match_to_the_end(start_server: Any) -> None:
-    running = await start_server()  # no scripted dice: the server's own secure dice
+async def test_two_random_bots_play_a_three_point_match_to_the_end(bot_server: Any) -> None:
+    running = bot_server
     inviter = BotClient(
         BotConfig("alice", "secret1", port=running.port, invite="bob", invite_length=3, matches=1),
         RandomStrategy(seed=1),

@@ -21,8 +21,10 @@ async def _restart_on_same_port(start_server: Any, old: Any) -> Any:
                 await trio.sleep(0.05)
 
 
-async def test_bots_reconnect_after_a_server_restart_and_resume_the_match(start_server: Any) -> None:
-    running = await start_server()
+async def test_bots_reconnect_after_a_server_restart_and_resume_the_match(
+    start_server: Any, bot_server: Any
+) -> None:
+    running = bot_server
     alice = BotClient(BotConfig("alice", "secret1", port=running.port, invite="bob", matches=1,
                                 invite_length=5), RandomStrategy(seed=3))
     bob = BotClient(BotConfig("bob", "secret2", port=running.port, matches=1), RandomStrategy(seed=4))
