@@ -43,6 +43,29 @@ async def test_bots_reconnect_after_a_server_restart_and_resume_the_match(
     assert alice.results[0].length == 5 and alice.player.refusals == bob.player.refusals == []
 
 
+async def test_a_bot_dropped_by_the_server_logs_in_again_and_is_put_back_into_its_match(
+    bot_server: Any,
+) -> None:
+    running = bot_server
+    alice = BotClient(BotConfig("alice", "secret1", port=running.port, invite="bob", matches=1,
+                                invite_length=5), RandomStrategy(seed=5))
+    bob = BotClient(BotConfig("bob", "secret2", port=running.port, matches=1), RandomStrategy(seed=6))
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(alice.run)
+            nursery.start_soon(bob.run)
+            while bob.player.opponent is None or bob.player.board is None:
+                await trio.sleep(0.005)
+            # the server side closes bob's socket, as a network failure would
+            [connection] = [c for s, c in running.server._connections.items() if s.name == "bob"]
+            await connection.aclose()
+    assert alice.logins == 1 and bob.logins >= 2
+    assert bob.player.resumed >= 1 and alice.player.resumed >= 1
+    assert len(alice.results) == len(bob.results) == 1
+    assert alice.results[0].won != bob.results[0].won
+    assert alice.player.refusals == bob.player.refusals == []
+
+
 async def test_reconnection_attempts_are_bounded() -> None:
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
     port = listener.socket.getsockname()[1]
