@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from fibsd.fairdice import dice_header_lines
 from fibsd.rules import (
     Beavered,
     CheckersMoved,
@@ -194,9 +195,11 @@ def export_mat(
     finished_at: float | None,
     site: str,
     match_id: int | None = None,
+    dice_headers: Sequence[str] = (),
 ) -> str:
     """The match as a Jellyfish `.mat` file: player 0 is "Player 1" and the left column
-    of every game. `finished_at` (epoch seconds, UTC) gives the event date."""
+    of every game. `finished_at` (epoch seconds, UTC) gives the event date.
+    `dice_headers` are extra comment lines (the verifiable dice's commitment and seed)."""
     lines = [f'; [Site "{_header_value(site)}"]']
     if match_id is not None:
         lines.append(f'; [Match ID "{match_id}"]')
@@ -211,6 +214,7 @@ def export_mat(
             f'; [EventTime "{time.strftime("%H.%M", when)}"]',
         ]
     options = match.options
+    lines += dice_headers
     lines.append('; [Variation "Backgammon"]')
     if options.length is not None:
         lines.append(f'; [Crawford "{"On" if options.crawford else "Off"}"]')
@@ -245,9 +249,16 @@ def mat_lines(record: MatchRecord, site: str) -> list[str]:
     """The `.mat` text of a stored match as lines without line ends (the server's
     `export ID` sends them as plain lines). ValueError if the stored data is unreadable."""
     match = Match.from_dict(dict(record.data))
+    dice = record.data.get("dice")
+    headers: list[str] = []
+    if isinstance(dice, dict) and isinstance(dice.get("commitment"), str):
+        seed = dice.get("seed")
+        headers = dice_header_lines(dice["commitment"], seed if isinstance(seed, str) else None)
+        if dice.get("coin") in (0, 1):
+            headers.append(f'; [DiceCoin "{dice["coin"]}"]')
     text = export_mat(
         players=record.players, match=match, finished_at=record.finished_at, site=site,
-        match_id=record.id,
+        match_id=record.id, dice_headers=headers,
     )
     return text.splitlines()
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from fibsd.accounts import name_key
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
-from fibsd.dice import DiceSource, SecureDice
+from fibsd.dice import DiceSource
+from fibsd.fairdice import SeededDice
 from fibsd.outcome import Outcome, Write
 from fibsd.passwords import PasswordHasher
 from fibsd.presentation import local_time, own_info, who_info
@@ -62,7 +63,11 @@ class Registry:
         dice: DiceSource | None = None,
     ) -> None:
         self.config = config
-        self.dice: DiceSource = dice or SecureDice()
+        #: Tests pass one scripted source for every match; otherwise each match gets its
+        #: own seeded, committed source (fibsd.fairdice).
+        self._shared_dice = dice
+        #: Every roll of the server since it started, as ordered pairs (`dicetest`).
+        self.roll_counts: collections.Counter[tuple[int, int]] = collections.Counter()
         self.store = store
         self.clock = clock
         self.hasher = hasher
@@ -78,6 +83,21 @@ class Registry:
         self._recent: collections.deque[tuple[float, str, str]] = collections.deque(
             maxlen=self.RECENT_LOGINS
         )
+
+    def new_match_dice(self) -> DiceSource:
+        """The dice of a new match."""
+        return self._shared_dice if self._shared_dice is not None else SeededDice.new()
+
+    def restored_match_dice(self, saved: dict[str, object] | None) -> DiceSource:
+        """The dice of a resumed match: its own stream, continued where it stopped."""
+        if self._shared_dice is not None:
+            return self._shared_dice
+        if saved is not None:
+            try:
+                return SeededDice.from_dict(saved)
+            except (ValueError, KeyError, TypeError):
+                pass
+        return SeededDice.new()  # a match saved before seeded dice: fresh, still fair
 
     def recent_logins(self) -> list[tuple[float, str, str]]:
         """(time, name, "logs in."/"logs out.") of the latest logins and logouts, oldest first."""

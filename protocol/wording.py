@@ -634,7 +634,6 @@ class Text(enum.Enum):
     VERSION = "** Version {version} (fibsd)"
     ABOUT = "This is {club}, running fibsd {version}, a FIBS-compatible backgammon server."
     LAST_HEADER = "The 20 last logins/logouts:"
-    DICETEST_NONE = "** No dice have been rolled yet."
     CLEAR_SCREEN = "\x1b[;H\x1b[2J"
     LINE_TOO_LONG = "** Line too long. Closing the connection."
     # Beavers and raccoons in unlimited matches follow the standard money-play rules (the
@@ -677,6 +676,9 @@ class Text(enum.Enum):
     UNMUTE_USAGE = "** usage: unmute <user>"
     ADDUSER_USAGE = "** usage: adduser <user> <password>"
     INVITECODE_USAGE = "** usage: invitecode [<count, 1 to 20>]"
+    # Verifiable dice (docs/dice.md).
+    DICE_COMMITMENT = "** The dice of this match are committed: fibsd-dice-v1 {commitment}"
+    DICE_REVEALED = "** The dice seed of this match was {seed}"
     # Dropper protection and reattaching (fibsd's own sentences).
     WHOIS_DROPS = "  Dropped matches: {count}"
     DROPPER_GRACE = "** {name} has {seconds} seconds to come back. Then you may 'claim' the match, or 'leave' to keep it saved."

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from fibsd.fairdice import SeededDice
 from fibsd.outcome import Outcome
 from fibsd.play import boards
 from fibsd.play.table import Table
@@ -76,13 +77,15 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         beavers=unlimited and redoubles > 0,
         auto_doubles_max=AUTO_DOUBLES_MAX if unlimited and a.toggles.autodouble and b.toggles.autodouble else 0,
     )
+    dice = registry.new_match_dice()
     table = Table(
         registry, Match(options), (inviter.name, invitee.name),
-        first_o_seat=registry.dice.coin(), started_at=registry.clock.now(),
+        first_o_seat=dice.coin(), started_at=registry.clock.now(), dice=dice,
         redoubles_field=redoubles if unlimited else 0,
         crawford_disabled=not options.crawford,
     )
     first, second = inviter.name, invitee.name
+    _abandon_saved_match(registry, inviter, invitee, out)
     out.write(lambda store: store.delete_saved_match(first, second))
     _seat(registry, table, inviter, invitee, out)
     if unlimited:
@@ -95,8 +98,23 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         out.to(inviter, TextLine.of(Text.JOINED_YOU_MATCH, name=invitee.name, length=length))
         report = TextLine.of(Text.START_MATCH, name=inviter.name, opponent=invitee.name, length=length)
     _report(registry, table, report, out)
+    table.announce_commitment(out)
     table.start_game(out)
     return out
+
+
+def _abandon_saved_match(registry: Registry, inviter: Session, invitee: Session, out: Outcome) -> None:
+    """A new match replaces the pair's saved one: its dice seed is revealed now."""
+    data = registry.store.saved_match(inviter.name, invitee.name)
+    if data is None:
+        return
+    try:
+        old = Table.from_saved(registry, data)
+    except ValueError:
+        return
+    old.seats = [inviter, invitee]
+    old.reveal_seed(out)
+    old.seats = [None, None]
 
 
 def resume_match(registry: Registry, inviter: Session, invitee: Session, data: dict[str, Any]) -> Outcome:
@@ -125,6 +143,7 @@ def resume_match(registry: Registry, inviter: Session, invitee: Session, data: d
         report = TextLine.of(Text.RESUMING_MATCH, name=inviter.name, opponent=invitee.name,
                              length=table.match.length)
     _report(registry, table, report, out)
+    table.announce_commitment(out)
     match = table.match
     turn = match.game.turn
     synopsis = resume_synopsis_lines(
@@ -332,7 +351,12 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
         for other in registry.sessions():
             if other.table is not table and other.account.toggles.report and other not in table.watchers():
                 out.to(other, report)
+    table.reveal_seed(out)
     state = match.to_dict()
+    if isinstance(table.dice, SeededDice):
+        # Kept with the record, so the exported .mat carries commitment and seed.
+        state["dice"] = {"commitment": table.dice.commitment, "seed": table.dice.seed_hex,
+                         "coin": table.first_o_seat}
     names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
     out.write(lambda store: store.delete_saved_match(names[0], names[1]))
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from fibsd.dice import DiceSource
+from fibsd.fairdice import SeededDice
 from fibsd.outcome import Outcome
 from fibsd.play import boards
 from fibsd.play.history import oldmoves_lines, score_before
@@ -64,8 +66,11 @@ class Table:
         crawford_disabled: bool = False,
         awaiting_join: frozenset[int] = frozenset(),
         opening_done: bool = False,
+        dice: DiceSource | None = None,
     ) -> None:
         self.registry = registry
+        #: This match's dice (seeded and committed in production).
+        self.dice: DiceSource = dice if dice is not None else registry.new_match_dice()
         self.match = match
         self.names = names
         self.first_o_seat = first_o_seat
@@ -162,6 +167,7 @@ class Table:
             "awaiting_join": sorted(self.awaiting_join),
             "opening_done": self.opening_done,
             "match": self.match.to_dict(),
+            "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
         }
 
     @classmethod
@@ -181,6 +187,7 @@ class Table:
                 crawford_disabled=bool(data["crawford_disabled"]),
                 awaiting_join=frozenset(int(seat) for seat in data["awaiting_join"]),
                 opening_done=bool(data["opening_done"]),
+                dice=registry.restored_match_dice(data.get("dice")),
             )
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"not a saved match: {error!r}") from error
@@ -206,10 +213,10 @@ class Table:
         self._opening_roll(out)
 
     def _opening_roll(self, out: Outcome) -> None:
-        dice = self.registry.dice
         while not self.opening_done:
-            die0, die1 = dice.die(), dice.die()
+            die0, die1 = self._die(), self._die()
             events = self.match.opening_roll(die0, die1)
+            self.registry.roll_counts[(die0, die1)] += 1
             rolled = (die0, die1)
             for seat, player in self._players():
                 out.to(player, TextLine.of(
@@ -285,10 +292,35 @@ class Table:
             case _:
                 pass
 
+    def _die(self) -> int:
+        return self.dice.die()
+
+    @property
+    def commitment(self) -> str | None:
+        """The hash this match's dice are committed to (None for unverifiable dice)."""
+        return self.dice.commitment if isinstance(self.dice, SeededDice) else None
+
+    def announce_commitment(self, out: Outcome) -> None:
+        commitment = self.commitment
+        if commitment is None:
+            return
+        line = TextLine.of(Text.DICE_COMMITMENT, commitment=commitment)
+        for _seat, player in self._players():
+            out.to(player, line)
+
+    def reveal_seed(self, out: Outcome) -> None:
+        """The match ended or was abandoned: show the seed, so the dice can be checked."""
+        if not isinstance(self.dice, SeededDice):
+            return
+        line = TextLine.of(Text.DICE_REVEALED, seed=self.dice.seed_hex)
+        for _seat, player in self._players():
+            out.to(player, line)
+
     def roll(self, seat: int, out: Outcome) -> None:
         """Roll for `seat` (by command or automatically) and go on (§6.5)."""
-        dice = (self.registry.dice.die(), self.registry.dice.die())
+        dice = (self._die(), self._die())
         events = self.match.roll(seat, dice)
+        self.registry.roll_counts[dice] += 1
         name = self.names[seat]
         self._say(out, seat, TextLine.of(Text.YOU_ROLL, die1=dice[0], die2=dice[1]),
                   TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]),

@@ -216,4 +216,7 @@ def server_facts(
         case c.Stat() | c.Average():
             out.to(session, TextLine.of(Text.WHO_COUNT, count=registry.online_count()))
         case c.Dicetest():
-            out.lines(session, Text.DICETEST_NONE.value)
+            from fibsd.fairdice import roll_statistics_from_counts
+
+            statistics = roll_statistics_from_counts(registry.roll_counts)
+            out.lines(session, *statistics.lines())
