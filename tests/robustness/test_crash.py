@@ -35,7 +35,7 @@ import trio
 
 from fibsd.bots.moves import play_line, position_of
 from fibsd.rules import legal_plays
-from protocol.board import BoardLine
+from protocol.board import BoardLine, Colour
 from tests.server.client import TestClient
 from tests.server.helpers import clip_login, register
 from tests.server.players import Player
@@ -278,7 +278,7 @@ async def resume(server: ServerProcess) -> tuple[Player, Player]:
     return alice, bob
 
 
-def _without_the_roll(board: BoardLine, turn: object) -> BoardLine:
+def _without_the_roll(board: BoardLine, turn: Colour | None) -> BoardLine:
     return attrs.evolve(board, player_dice=(0, 0), opponent_dice=(0, 0), can_move=0, turn=turn)
 
 
