@@ -70,7 +70,7 @@ def _check_line(line: str) -> None:
         pass
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=wire_bytes, cuts=st.lists(st.integers(0, 10_000), max_size=6),
        limit=st.integers(1, 200))
 def test_arbitrary_bytes_give_lines_or_protocol_errors(data: bytes, cuts: list[int], limit: int) -> None:
@@ -206,6 +206,16 @@ class Core:
             for watcher in session.watched_by:
                 assert watcher.watching is session
                 assert self.registry.get(watcher.name) is watcher, "watched by someone offline"
+        # Dropper protection: a suspended table waits, with the opponent still seated,
+        # for the one who dropped.
+        for key, waiting in getattr(self.registry, "suspended", {}).items():
+            assert waiting.dropped is not None, key
+            seat = waiting.dropped[0]
+            assert waiting.names[seat].lower() == key
+            assert waiting.seats[seat] is None, f"{key} dropped but is still seated"
+            opponent = waiting.seats[1 - seat]
+            assert opponent is not None, f"a suspended table of {key} with nobody at it"
+            assert opponent.table is waiting and self.registry.get(opponent.name) is opponent
         for table in tables.values():
             assert table is not None
             occupants = [s for s in table.seats if s is not None]
@@ -278,7 +288,7 @@ _MATCH_TEMPLATES = (
     "whisper psst", "show saved", "show games", "export", "whois {other}", "who", "rawwho",
     "away lunch", "back", "gag {other}", "blind {other}", "waitfor {other}", "bye", "wave",
     "!!", "panic", "off", "move 24-18 13-11", "move bar-20", "password secret:secret2:secret2",
-    "password secret2:secret:secret",
+    "password secret2:secret:secret", "claim", "claim {other}",
 )
 
 garbage = st.one_of(
@@ -301,7 +311,10 @@ actions = st.one_of(
     st.tuples(st.just("act"), st.integers(0, 3), st.integers(0, 1000)),
     st.tuples(st.just("act"), st.integers(0, 3), st.integers(0, 1000)),
     st.tuples(st.just("relogin"), st.integers(0, 3), st.booleans()),
-    st.tuples(st.just("drop"), st.integers(0, 3)),
+    st.tuples(st.just("relogin"), st.integers(0, 3), st.booleans()),
+    st.tuples(st.just("drop"), st.integers(0, 3), st.booleans()),
+    st.tuples(st.just("drop_a_player"), st.integers(0, 3)),
+    st.tuples(st.just("claim"), st.integers(0, 3), st.booleans()),
     st.tuples(st.just("tick"), st.integers(1, 4000)),
 )
 
@@ -322,30 +335,42 @@ def run_actions(seed: int, steps: list[tuple[object, ...]]) -> Core:
                 core.handle(sessions[index], template.format(other=NAMES[other]))
             case ("start", int(index), int(offset), str(length)):
                 invitee = (index + offset) % len(NAMES)
+                for player in (index, invitee):  # players who had left come back to play
+                    if core.registry.get(NAMES[player]) is None:
+                        sessions[player] = core.log_in(NAMES[player], clip=player % 2 == 0)
                 core.handle(sessions[index], f"invite {NAMES[invitee]} {length}".strip())
                 core.check()
                 core.handle(sessions[invitee], f"join {NAMES[index]}")
             case ("act", int(index), int(choice)):
+                if core.registry.get(NAMES[index]) is None:  # back to the (suspended) match
+                    sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
+                    core.check()
                 for _ in range(1 + choice % 12):  # some turns of this user's match, if any
                     core.sensible_action(sessions[index], choice)
                     core.check()
             case ("relogin", int(index), bool(clip)):
                 sessions[index] = core.log_in(NAMES[index], clip=clip)
-            case ("drop", int(index)):
+            case ("drop", int(index), bool(comes_back)):
                 core.drop(sessions[index])
-                sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
+                if comes_back:
+                    sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
+            case ("claim", int(index), bool(wait)):  # the one left at a suspended table
+                waiting = list(core.registry.suspended.values())
+                if waiting:
+                    table = waiting[index % len(waiting)]
+                    if wait:
+                        core.clock.advance(core.registry.config.reconnect_grace_seconds)
+                    claimant = next(s for s in table.seats if s is not None)
+                    core.handle(claimant, "claim")
+            case ("drop_a_player", int(index)):  # someone in a match loses the connection
+                playing = [s for s in core.registry.sessions() if s.table is not None]
+                if playing:
+                    core.drop(playing[index % len(playing)])
             case _:  # pragma: no cover
                 raise AssertionError(step)
         core.check()
-        # A user who left (bye) comes back for the next step, as players do.
-        if core.registry.get(NAMES[index]) is not sessions[index]:
-            if core.registry.get(NAMES[index]) is None:
-                sessions[index] = core.log_in(NAMES[index], clip=index % 2 == 0)
-                core.check()
-            else:
-                current = core.registry.get(NAMES[index])
-                assert current is not None
-                sessions[index] = current
+        # Whoever left (bye, dropped, cut off for flooding) stays away until a `relogin`
+        # step; meanwhile their old session gets no commands (it has no connection).
     store = core.store
     for name in NAMES:
         account = store.get_account(name)
@@ -357,6 +382,38 @@ def run_actions(seed: int, steps: list[tuple[object, ...]]) -> Core:
 @given(seed=st.integers(0, 2**32 - 1), steps=st.lists(actions, min_size=1, max_size=120))
 def test_random_commands_from_four_users_never_break_the_core(seed: int, steps: list[tuple[object, ...]]) -> None:
     run_actions(seed, steps)
+
+
+def _seeded_steps(rng: random.Random, count: int) -> list[tuple[object, ...]]:
+    """A long run without hypothesis: mostly match play, with drops, claims and returns."""
+    steps: list[tuple[object, ...]] = []
+    for _ in range(count):
+        roll = rng.random()
+        user = rng.randrange(len(NAMES))
+        if roll < 0.10:
+            steps.append(("start", user, rng.randint(1, 3), rng.choice(["1", "3", "5", "unlimited"])))
+        elif roll < 0.60:
+            steps.append(("act", user, rng.randrange(1000)))
+        elif roll < 0.75:
+            steps.append(("template", user, rng.choice(_MATCH_TEMPLATES), rng.randrange(4)))
+        elif roll < 0.80:
+            steps.append(("drop_a_player", user))
+        elif roll < 0.85:
+            steps.append(("relogin", user, rng.random() < 0.5))
+        elif roll < 0.90:
+            steps.append(("tick", rng.choice([1, 60, 400])))
+        elif roll < 0.95:
+            steps.append(("claim", user, rng.random() < 0.7))
+        else:
+            text = "".join(chr(rng.randrange(32, 0x250)) for _ in range(rng.randrange(30)))
+            steps.append(("line", user, text))
+    return steps
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_long_seeded_runs_with_drops_claims_and_returns(seed: int) -> None:
+    core = run_actions(seed, _seeded_steps(random.Random(seed), 300))
+    assert core.deliveries > 1000
 
 
 def test_matches_really_start_and_progress_under_the_driver() -> None:
