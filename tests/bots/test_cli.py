@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,3 +63,22 @@ async def test_sigterm_logs_the_bot_out_and_exits_cleanly(bot_server: Any) -> No
 
 def _online(running: Any, name: str) -> bool:
     return running.server.registry.get(name) is not None
+
+
+async def test_the_minimal_example_of_the_documentation_runs(bot_server: Any, tmp_path: Any) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    section = text.split("## Minimal example", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.splitlines()) <= 30 and "port=4321" in code
+    script = tmp_path / "hitter.py"
+    script.write_text(code.replace("port=4321", f"port={bot_server.port}"))
+    rando = BotClient(BotConfig("rando", "pw1234", port=bot_server.port, matches=1),
+                      RandomStrategy(seed=2))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(rando.run)
+            done = await trio.run_process([sys.executable, str(script)], capture_stdout=True,
+                                          capture_stderr=True, check=False)
+            assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().startswith(("won MatchResult(", "lost MatchResult("))
+    assert len(rando.results) == 1
