@@ -36,11 +36,14 @@ class Connection:
         self._reader = LineReader(config.max_line_bytes)
         self._lines: deque[str] = deque()
         self._send, self._receive = trio.open_memory_channel[bytes](config.max_output_lines)
+        self._max_held = config.max_output_lines
         self._open = True
         self._eof = False
         self._prompt_pending = False
         self._writer_done = trio.Event()
         self._read_scope: trio.CancelScope | None = None
+        #: While set, lines from other users wait here (see `hold`).
+        self._held: list[list[str]] | None = None
 
     @property
     def is_open(self) -> bool:
@@ -76,8 +79,24 @@ class Connection:
     def write_line(self, line: str) -> None:
         self.write_lines([line])
 
+    def hold(self) -> None:
+        """Keep other users' lines back until `release`: a newly logged-in user must get
+        its own greeting first (clients read anything before it as the login dialogue)."""
+        self._held = []
+
+    def release(self) -> None:
+        held, self._held = self._held, None
+        for lines in held or ():
+            self.write_lines(lines, asynchronous=True)
+
     def write_lines(self, lines: Iterable[str], *, asynchronous: bool = False) -> None:
         """Queue complete lines; asynchronous ones start on a fresh line after a prompt."""
+        if asynchronous and self._held is not None:
+            if len(self._held) >= self._max_held:
+                self.close_soon()  # a flood while logging in: the outbox bound applies
+            else:
+                self._held.append(list(lines))
+            return
         data = b"".join(encode_line(line) for line in lines)
         if not data:
             return

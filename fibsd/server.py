@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import ssl
 from collections.abc import Sequence
 import trio
 
@@ -35,6 +36,7 @@ from fibsd.passwords import PasswordHasher
 from fibsd.registry import Departure, Registry
 from fibsd.session import Session
 from fibsd.store import Store
+from fibsd.tls import server_context
 from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from protocol.errors import LineTooLong
 from protocol.framing import encode_line
@@ -69,6 +71,14 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._stop_requested = trio.Event()
         self.listeners: list[trio.SocketListener] = []
+        # Issue 8: the optional TLS listeners (empty unless `tls_enabled`). The context is
+        # built here so that a bad certificate or key stops start-up with a ConfigError
+        # before anything listens.
+        self.tls_listeners: list[trio.SSLListener[trio.SocketStream]] = []
+        self._tls_context = (
+            server_context(config.tls_cert_file, config.tls_key_file)
+            if config.tls_enabled else None
+        )
         self.allow_list = NetworkAllowList(config.allowed_networks)
         self.connections_per_address = ConnectionCounter(config.max_connections_per_address)
         self.login_guard = LoginGuard(
@@ -95,6 +105,8 @@ class Server:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
+            if self._tls_context is not None:  # issue 8: TLS beside the plain listener
+                await self._serve_tls(nursery, self._tls_context)
             task_status.started(listeners)
             try:
                 await self._stop_requested.wait()
@@ -104,6 +116,18 @@ class Server:
                 with trio.CancelScope(shield=True):
                     await self._shut_down()
                 nursery.cancel_scope.cancel()
+
+    async def _serve_tls(self, nursery: trio.Nursery, context: ssl.SSLContext) -> None:
+        """Open the TLS listeners and serve them like the plain ones; the handshake
+        happens lazily on the connection's first read or write, inside its own task."""
+        self.tls_listeners = await trio.open_ssl_over_tcp_listeners(
+            self.config.tls_port, context, host=self.config.host
+        )
+        for listener in self.tls_listeners:
+            if isinstance(transport := listener.transport_listener, trio.SocketListener):
+                sockname = transport.socket.getsockname()
+                log.info("listening for TLS on %s:%s", sockname[0], sockname[1])
+        await nursery.start(trio.serve_listeners, self._handle_stream, self.tls_listeners)
 
     def request_stop(self) -> None:
         """Shut down gracefully: tell everyone, save matches, close, stop listening."""
@@ -118,7 +142,7 @@ class Server:
                     flushers.start_soon(connection.aclose_gracefully, 1.0)
         log.info("shut down")
 
-    async def _handle_stream(self, stream: trio.SocketStream) -> None:
+    async def _handle_stream(self, stream: trio.abc.Stream) -> None:
         peer = _peer_host(stream)
         refusal = self._refusal(peer)
         if refusal is not None:
@@ -145,7 +169,7 @@ class Server:
             return Text.TOO_MANY_CONNECTIONS
         return None
 
-    async def _serve_connection(self, stream: trio.SocketStream, peer: str) -> None:
+    async def _serve_connection(self, stream: trio.abc.Stream, peer: str) -> None:
         connection = Connection(stream, self.config, host=peer)
         log.info("connection from %s", peer)
         try:
@@ -195,7 +219,13 @@ class Server:
                 session, previous_login_at=arrival.previous_login_at,
                 previous_host=arrival.previous_host, just_registered=arrival.just_registered,
             )
-            await self._apply(outcome, issuer=session)
+            # Others may talk to the newcomer while its login is committed; their lines
+            # wait until its own greeting is queued.
+            connection.hold()
+            try:
+                await self._apply(outcome, issuer=session)
+            finally:
+                connection.release()
             how = await self._command_loop(session, connection)
         finally:
             with trio.CancelScope(shield=True):
@@ -301,7 +331,12 @@ def _apply_writes(store: Store, writes: list[Write]) -> None:
         write(store)
 
 
-def _peer_host(stream: trio.SocketStream) -> str:
+def _peer_host(stream: trio.abc.Stream) -> str:
+    # A TLS connection is an SSLStream over the SocketStream that knows the peer.
+    while isinstance(stream, trio.SSLStream):
+        stream = stream.transport_stream
+    if not isinstance(stream, trio.SocketStream):
+        return "unknown"
     try:
         address = stream.socket.getpeername()
     except OSError:
