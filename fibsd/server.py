@@ -14,7 +14,10 @@ Concurrency invariants:
 4. Every per-connection failure stays inside that connection's task: an unexpected
    exception is logged with its traceback and closes that one connection.
 5. Blocking or CPU-heavy work (password hashing, store writes) goes through
-   `trio.to_thread`, store writes one batch at a time and in order.
+   `trio.to_thread`. Store writes are group-committed by one committer task: the writes
+   of all connections that arrived meanwhile share one transaction and one fsync, in
+   arrival order (a durable commit costs milliseconds; one per action would cap the
+   whole server at a few hundred actions per second).
 6. Writes are committed before the lines that acknowledge them are delivered.
 """
 
@@ -66,8 +69,11 @@ class Server:
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
         self._connections: dict[Session, Connection] = {}
-        # Store writes go through one worker thread at a time, in the order they were made.
-        self._write_lock = trio.Lock()
+        # Group commit: writes wait here for the committer task, which makes each batch
+        # durable with one transaction (one fsync) in a worker thread, in arrival order.
+        self._pending_writes: list[_PendingWrites] = []
+        self._writes_arrived = trio.Event()
+        self._committer_running = False
         self._nursery: trio.Nursery | None = None
         self._stop_requested = trio.Event()
         self.listeners: list[trio.SocketListener] = []
@@ -291,11 +297,53 @@ class Server:
         self._deliver(out, issuer=None)
 
     async def _commit(self, writes: Sequence[Write]) -> None:
-        """Commit writes durably, in order, off the event loop (invariants 5 and 6)."""
+        """Commit writes durably, in order, off the event loop (invariants 5 and 6).
+        Writes of many connections share one transaction (group commit); a write that
+        fails raises here, in the task that made it."""
         if not writes:
             return
-        async with self._write_lock:
-            await trio.to_thread.run_sync(_apply_writes, self.store, list(writes))
+        pending = _PendingWrites(list(writes))
+        if not self._committer_running:  # shutting down: commit directly
+            with trio.CancelScope(shield=True):
+                pending.errors = await trio.to_thread.run_sync(self.store.run_batch, pending.writes)
+        else:
+            self._pending_writes.append(pending)
+            self._writes_arrived.set()
+            await pending.done.wait()
+        for error in pending.errors:
+            if error is not None:
+                raise error
+
+    async def _run_committer(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        self._committer_running = True
+        task_status.started()
+        try:
+            while True:
+                await self._writes_arrived.wait()
+                self._writes_arrived = trio.Event()
+                batch, self._pending_writes = self._pending_writes, []
+                await self._commit_batch(batch)
+        finally:
+            self._committer_running = False
+            with trio.CancelScope(shield=True):
+                batch, self._pending_writes = self._pending_writes, []
+                await self._commit_batch(batch)
+
+    async def _commit_batch(self, batch: list[_PendingWrites]) -> None:
+        if not batch:
+            return
+        writes = [write for pending in batch for write in pending.writes]
+        try:
+            with trio.CancelScope(shield=True):  # a started commit always finishes
+                errors = await trio.to_thread.run_sync(self.store.run_batch, writes)
+        except BaseException as failure:  # the whole transaction failed (disk full, ...)
+            log.exception("store commit failed")
+            errors = [failure] * len(writes)
+        index = 0
+        for pending in batch:
+            pending.errors = errors[index:index + len(pending.writes)]
+            index += len(pending.writes)
+            pending.done.set()
 
     def _deliver(self, outcome: Outcome, *, issuer: Session | None) -> None:
         # The issuer's prompt waits for the follow-up when work continues off the loop.
@@ -326,9 +374,13 @@ class Server:
         return len(self._connections)
 
 
-def _apply_writes(store: Store, writes: list[Write]) -> None:
-    for write in writes:
-        write(store)
+class _PendingWrites:
+    """One outcome's writes waiting for the group commit, and how it went."""
+
+    def __init__(self, writes: list[Write]) -> None:
+        self.writes = writes
+        self.done = trio.Event()
+        self.errors: list[BaseException | None] = []
 
 
 def _peer_host(stream: trio.abc.Stream) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Final, Self, TypeAlias
@@ -264,14 +264,31 @@ class Store:
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"database {self.path}: cannot open: {error}") from None
         self._db.row_factory = sqlite3.Row
+        #: The thread running `run_batch`, whose writes become savepoints of one transaction.
+        self._batch_thread: int | None = None
         try:
             self._open()
+            self._read_db, self._read_lock = self._open_reader(busy_timeout_seconds)
         except sqlite3.Error as error:
             self._db.close()
             raise StoreError(f"database {self.path}: {error}") from None
         except BaseException:
             self._db.close()
             raise
+
+    def _open_reader(self, busy_timeout_seconds: float) -> tuple[sqlite3.Connection, threading.Lock]:
+        """A second connection for reads: in WAL mode readers never wait for a writer, so
+        the event loop's reads are not held up by a commit (and its fsync) in progress.
+        A ":memory:" database exists once per connection, so it reads through the one."""
+        if self.path == ":memory:":
+            return self._db, self._lock
+        reader = sqlite3.connect(
+            self.path, timeout=busy_timeout_seconds, isolation_level=None,
+            check_same_thread=False,
+        )
+        reader.row_factory = sqlite3.Row
+        reader.execute("PRAGMA query_only=ON")
+        return reader, threading.Lock()
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
@@ -324,7 +341,18 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, committed (and fsynced) on exit or rolled back on error."""
+        """One write transaction, committed (and fsynced) on exit or rolled back on error.
+        Inside `run_batch` (same thread) it is a savepoint of the batch's transaction."""
+        if self._batch_thread == threading.get_ident():
+            self._db.execute("SAVEPOINT single_write")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK TO single_write")
+                self._db.execute("RELEASE single_write")
+                raise
+            self._db.execute("RELEASE single_write")
+            return
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -338,8 +366,33 @@ class Store:
                 raise
 
     def _read(self, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+        with self._read_lock:
+            return self._read_db.execute(sql, parameters).fetchall()
+
+    def run_batch(self, writes: Sequence[Callable[[Store], object]]) -> list[BaseException | None]:
+        """Group commit: run `writes` (each a function of this store) in ONE transaction,
+        so one fsync makes them all durable. Each write is a savepoint: one that raises is
+        undone alone and its exception returned in its place; the others commit."""
+        results: list[BaseException | None] = []
         with self._lock:
-            return self._db.execute(sql, parameters).fetchall()
+            self._db.execute("BEGIN IMMEDIATE")
+            self._batch_thread = threading.get_ident()
+            try:
+                for write in writes:
+                    try:
+                        write(self)
+                    except Exception as error:  # that write only; reported to its caller
+                        results.append(error)
+                    else:
+                        results.append(None)
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            finally:
+                self._batch_thread = None
+        return results
 
     # --- accounts ---------------------------------------------------------------------
 
@@ -661,6 +714,9 @@ class Store:
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL into the main file)."""
+        if self._read_db is not self._db:
+            with self._read_lock:
+                self._read_db.close()
         with self._lock:
             self._db.close()
 
