@@ -43,7 +43,7 @@ class Connection:
         self._writer_done = trio.Event()
         self._read_scope: trio.CancelScope | None = None
         #: While set, lines from other users wait here (see `hold`).
-        self._held: list[list[str]] | None = None
+        self._held: list[bytes] | None = None
 
     @property
     def is_open(self) -> bool:
@@ -86,19 +86,22 @@ class Connection:
 
     def release(self) -> None:
         held, self._held = self._held, None
-        for lines in held or ():
-            self.write_lines(lines, asynchronous=True)
+        for data in held or ():
+            self.write_encoded(data, asynchronous=True)
 
     def write_lines(self, lines: Iterable[str], *, asynchronous: bool = False) -> None:
         """Queue complete lines; asynchronous ones start on a fresh line after a prompt."""
+        self.write_encoded(b"".join(encode_line(line) for line in lines), asynchronous=asynchronous)
+
+    def write_encoded(self, data: bytes, *, asynchronous: bool = False) -> None:
+        """Queue lines already encoded (CRLF-terminated): fan-out encodes a line once."""
+        if not data:
+            return
         if asynchronous and self._held is not None:
             if len(self._held) >= self._max_held:
                 self.close_soon()  # a flood while logging in: the outbox bound applies
             else:
-                self._held.append(list(lines))
-            return
-        data = b"".join(encode_line(line) for line in lines)
-        if not data:
+                self._held.append(data)
             return
         if asynchronous and self._prompt_pending:
             data = b"\r\n" + data

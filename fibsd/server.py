@@ -133,7 +133,25 @@ class Server:
             if isinstance(transport := listener.transport_listener, trio.SocketListener):
                 sockname = transport.socket.getsockname()
                 log.info("listening for TLS on %s:%s", sockname[0], sockname[1])
-        await nursery.start(trio.serve_listeners, self._handle_stream, self.tls_listeners)
+        await nursery.start(trio.serve_listeners, self._handle_tls_stream, self.tls_listeners)
+
+    async def _handle_tls_stream(self, stream: trio.SSLStream[trio.SocketStream]) -> None:
+        """Complete the handshake (within the login timeout, as it is the first step of
+        logging in), then serve the connection like a plain one. Done up front because a
+        handshake that fails inside the connection's writer would leave its reader
+        waiting for input that never comes."""
+        done = False
+        with trio.move_on_after(self.config.login_timeout_seconds):
+            try:
+                await stream.do_handshake()
+                done = True
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+        if not done:
+            log.info("TLS handshake with %s failed", _peer_host(stream))
+            await trio.aclose_forcefully(stream)
+            return
+        await self._handle_stream(stream)
 
     def request_stop(self) -> None:
         """Shut down gracefully: tell everyone, save matches, close, stop listening."""
@@ -349,12 +367,19 @@ class Server:
         # The issuer's prompt waits for the follow-up when work continues off the loop.
         issuer_prompt = issuer if outcome.off_loop is None else None
         touched: dict[Session, None] = {}
+        # A message fanned out to many recipients is rendered once per kind of client.
+        encoded: dict[tuple[int, bool, int], bytes] = {}
         for recipient, message in outcome.deliveries:
             assert isinstance(recipient, Session)
             connection = self._connections.get(recipient)
             if connection is None or not connection.is_open:
                 continue
-            connection.write_lines(recipient.render(message), asynchronous=recipient is not issuer)
+            key = (id(message), recipient.clip, recipient.clip_version)
+            data = encoded.get(key)
+            if data is None:  # rendering depends only on the message and the client kind
+                data = b"".join(encode_line(line) for line in recipient.render(message))
+                encoded[key] = data
+            connection.write_encoded(data, asynchronous=recipient is not issuer)
             if recipient is not issuer or issuer_prompt is not None:
                 touched[recipient] = None
         if issuer_prompt is not None and issuer_prompt in self._connections:
