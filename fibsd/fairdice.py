@@ -306,6 +306,26 @@ def rolls_of_match(match_data: Mapping[str, Any], coin: int) -> list[int]:
     return [coin, *dice_of_match(match_data)]
 
 
+def rolls_document(match_data: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON-able rolls file `verify-dice` reads, from a stored match's data: its
+    `Match.to_dict()` plus the `"dice"` entry the server keeps with the record
+    (`{"commitment", "seed", "coin"}`; seed None while not revealed). ValueError if the
+    match was not played with seeded dice."""
+    stored = match_data.get("dice")
+    dice: Mapping[str, Any] = stored if isinstance(stored, Mapping) else {}
+    commitment, coin, seed = dice.get("commitment"), dice.get("coin"), dice.get("seed")
+    if not commitment:
+        raise ValueError("this match was not played with committed dice")
+    if coin not in (0, 1):
+        raise ValueError("the stored match lacks its coin")
+    return {
+        "scheme": SCHEME,
+        "commitment": str(commitment),
+        "seed": seed if isinstance(seed, str) else None,
+        "values": rolls_of_match(match_data, int(coin)),
+    }
+
+
 def dice_header_lines(commitment: str, seed_hex: str | None) -> list[str]:
     """`.mat` header lines for an exported match: the scheme, the commitment, and the seed
     once it is revealed (None while the match is still being played). Comment lines in
@@ -443,7 +463,10 @@ def rolls_in_match(match_data: Mapping[str, Any]) -> list[tuple[int, int]]:
 
 __all__ = [
     "ACCEPT_BELOW",
+    "COMMITMENT_HEADER",
     "SCHEME",
+    "SCHEME_HEADER",
+    "SEED_HEADER",
     "RollStatistics",
     "SeededDice",
     "VerificationResult",
@@ -456,6 +479,7 @@ __all__ = [
     "expected_values",
     "roll_statistics",
     "roll_statistics_from_counts",
+    "rolls_document",
     "rolls_in_match",
     "rolls_of_match",
     "uniform_value",
