@@ -156,3 +156,41 @@ def test_make_cert_refuses_to_overwrite(certificate: tuple[Path, Path]) -> None:
                           check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "--force" in done.stderr
     assert (cert.parent / "fibsd-key.pem").stat().st_mode & 0o077 == 0  # owner only
+
+
+async def test_a_seeded_match_over_tls_verifies_from_its_export(
+    start_server: Any, certificate: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Issue 8 end to end: the commitment seen at the start and the `.mat` the server
+    exports at the end are all a player needs for `verify-dice`."""
+    from fibsd.matfile import mat_text
+    from fibsd.verify_dice import run
+
+    running, door = await start_tls(start_server, certificate)  # seeded dice per match
+    for name in ("dora", "emil"):
+        await register(running, name)
+    dora = await Player.join_server(door, "dora", register_first=False)
+    emil = await Player.join_server(door, "emil", register_first=False)
+    await dora.send("invite emil 1")
+    await emil.expect("Type 'join dora' to accept.")
+    await emil.send("join dora")
+    start = await dora.client.read_until(lambda line: line in (
+        "It's your turn to move.", "emil makes the first move."))
+    announced = [line for line in start if line.startswith("** The dice of this match are committed:")]
+    commitment = announced[0].rsplit(" ", 1)[1]
+    first, second = (dora, emil) if start[-1] == "It's your turn to move." else (emil, dora)
+    await first.send("resign n")
+    await second.expect(f"{first.name} wants to resign. You will win 1 point. Type 'accept' or 'reject'.")
+    await second.send("accept")
+    await dora.client.read_until(lambda line: line.startswith("** The dice seed of this match was"))
+    await dora.send("export")
+    listing = await dora.client.read_until(lambda line: "dora - emil" in line)
+    record_id = listing[-1].split()[0]
+    await dora.send(f"export {record_id}")
+    exported = await dora.client.read_until(lambda line: "Wins 1 point and the match" in line)
+    text = mat_text(exported[next(i for i, line in enumerate(exported) if line.startswith("; [")):])
+    path = tmp_path / "match.mat"
+    path.write_text(text)
+    status, report = run([str(path), "--commitment", commitment])
+    assert status == 0, report
+    assert report[-1].startswith("VERIFIED")
