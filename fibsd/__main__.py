@@ -101,10 +101,16 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         store = Store.open(config.db_path)
     except StoreError as error:
-        print(f"fibsd: database {config.db_path}: {error}", file=sys.stderr)
+        print(f"fibsd: {error}", file=sys.stderr)
         return 2
     try:
-        trio.run(run_until_signalled, Server(config, store))
+        server = Server(config, store)  # reads the TLS certificate and key, if enabled
+    except ConfigError as error:
+        store.close()
+        print(f"fibsd: {error}", file=sys.stderr)
+        return 2
+    try:
+        trio.run(run_until_signalled, server)
     except OSError as error:
         print(f"fibsd: cannot listen on {config.host}:{config.port}: {error}", file=sys.stderr)
         return 1
