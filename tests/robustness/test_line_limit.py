@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from protocol.wording import Text
-from tests.robustness.test_abuse import clip_login_from, connect_from, create_accounts
+from tests.robustness.attackers import clip_login_from, connect_from
+from tests.robustness.test_abuse import create_accounts
 
 OVER_LONG_INPUTS = {
     "plain": lambda limit: b"x" * (limit + 10) + b"\r\n",

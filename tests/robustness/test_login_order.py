@@ -18,7 +18,8 @@ from typing import Any
 
 import trio
 
-from tests.robustness.test_abuse import clip_login_from, connect_from, create_accounts
+from tests.robustness.attackers import clip_login_from, connect_from
+from tests.robustness.test_abuse import create_accounts
 
 SLOW_COMMIT_SECONDS = 0.5
 
