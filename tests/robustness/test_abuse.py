@@ -47,9 +47,6 @@ TELL_INTERVAL_SECONDS = 0.25
 MAX_DELAY_SECONDS = 2.0
 REPO = Path(__file__).resolve().parents[2]
 
-__all__ = ["clip_login_from", "connect_from", "create_accounts"]
-
-
 def create_accounts(running: Any, names: list[str]) -> None:
     """Accounts made directly in the store (test set-up, not what is under test)."""
     hashed = PasswordHasher.for_tests("pbkdf2_sha256").hash(PASSWORD)
