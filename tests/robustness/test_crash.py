@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from contextlib import closing
 from pathlib import Path
 
 import attrs
@@ -239,7 +240,7 @@ async def test_sigkill_mid_match_then_restart_resumes_at_the_last_completed_acti
     assert returncode == -signal.SIGKILL
     await server.close_clients()
 
-    with sqlite3.connect(server.db_path) as db:
+    with closing(sqlite3.connect(server.db_path)) as db:
         assert [row[0] for row in db.execute("PRAGMA integrity_check")] == ["ok"]
         saved = db.execute("SELECT COUNT(*) FROM saved_matches").fetchone()[0]
     assert saved == 1, "the interrupted match must be saved"
@@ -311,7 +312,7 @@ async def test_sigkill_with_a_roll_in_flight_keeps_the_state_before_or_after_it(
     await trio.sleep(0.002)  # the roll is read, handled and committed about now
     assert server.kill() == -signal.SIGKILL
     await server.close_clients()
-    with sqlite3.connect(server.db_path) as db:
+    with closing(sqlite3.connect(server.db_path)) as db:
         assert [row[0] for row in db.execute("PRAGMA integrity_check")] == ["ok"]
 
     await server.start()
