@@ -242,8 +242,13 @@ async def test_sigkill_mid_match_then_restart_resumes_at_the_last_completed_acti
 
     with closing(sqlite3.connect(server.db_path)) as db:
         assert [row[0] for row in db.execute("PRAGMA integrity_check")] == ["ok"]
+        assert [row[0] for row in db.execute("PRAGMA foreign_key_check")] == []
         saved = db.execute("SELECT COUNT(*) FROM saved_matches").fetchone()[0]
+        accounts = {row[0]: row[1] for row in db.execute("SELECT name, experience FROM accounts")}
+        stored = db.execute("SELECT sender, text FROM messages").fetchall()
     assert saved == 1, "the interrupted match must be saved"
+    assert accounts == {"alice": 1, "bob": 1, "carol": 0}, accounts
+    assert stored == [("alice", "during the match")], stored
 
     await server.start()
     alice, bob = await resume(server)
