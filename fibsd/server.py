@@ -222,7 +222,11 @@ class Server:
         )
         try:
             arrival = await login_dialogue(connection, services)
-        except (ConnectionClosed, LineTooLong):
+        except ConnectionClosed:
+            return
+        except LineTooLong:
+            # Same notice as after login (architecture.md: protocol abuse gets a notice).
+            connection.write_lines(["", Text.LINE_TOO_LONG.value])
             return
         if arrival is None:
             return
