@@ -277,7 +277,7 @@ class Server:
                 return Departure.TIMED_OUT
             if line is None:
                 return Departure.DROPPED
-            outcome = session.handle(line)
+            outcome = session.handle(line, monotonic=trio.current_time())
             await self._apply(outcome, issuer=session)
             if session.departure is not None:
                 return session.departure
