@@ -27,6 +27,7 @@ equity; resignations are judged from those.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import re
@@ -76,7 +77,7 @@ def gnubg_hops(text: str) -> list[tuple[int, int]]:
         if found is None:
             raise ValueError(f"not a gnubg move: {token!r}")
         points = [_point(word) for word in found["path"].split("/")]
-        steps = list(zip(points, points[1:]))
+        steps = list(itertools.pairwise(points))
         hops += steps * int(found["count"] or 1)
     return hops
 

@@ -20,7 +20,7 @@ import logging
 
 import attrs
 
-from fibsd.bots.moves import position_of, play_line
+from fibsd.bots.moves import play_line, position_of
 from fibsd.bots.strategy import Strategy
 from fibsd.rules import legal_plays
 from protocol.board import BoardLine
