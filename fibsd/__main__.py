@@ -121,22 +121,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _open_records(args: argparse.Namespace) -> tuple[Config, Store] | None:
     """The configuration and the existing database, or None after a one-line error."""
-    from fibsd.store import Store, StoreError
-
-    try:
-        config = load_config(args.config, host=None, port=None, db=args.db)
-    except ConfigError as error:
-        print(f"fibsd: {error}", file=sys.stderr)
-        return None
-    # Reading must not leave an empty database behind where a path was mistyped.
-    if not Path(config.db_path).is_file():
-        print(f"fibsd: no database at {config.db_path}", file=sys.stderr)
-        return None
-    try:
-        return config, Store.open(config.db_path)
-    except StoreError as error:
-        print(f"fibsd: {error}", file=sys.stderr)
-        return None
+    return _open_store(args, must_exist=True)
 
 
 def _list_matches(args: argparse.Namespace) -> int:
@@ -183,14 +168,18 @@ def _export_match(args: argparse.Namespace) -> int:
 
 
 
-def _open_store(args: argparse.Namespace) -> tuple[Config, Store] | None:
-    """The configuration and the store (created if missing), or None after an error."""
+def _open_store(args: argparse.Namespace, *, must_exist: bool = False) -> tuple[Config, Store] | None:
+    """The configuration and the store, or None after a one-line error. Commands that only
+    read (`must_exist`) never leave an empty database behind where a path was mistyped."""
     from fibsd.store import Store, StoreError
 
     try:
         config = load_config(args.config, host=None, port=None, db=args.db)
     except ConfigError as error:
         print(f"fibsd: {error}", file=sys.stderr)
+        return None
+    if must_exist and not Path(config.db_path).is_file():
+        print(f"fibsd: no database at {config.db_path}", file=sys.stderr)
         return None
     try:
         return config, Store.open(config.db_path)
