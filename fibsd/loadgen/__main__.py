@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     common(matches, 20)
     matches.add_argument("--matches", "-m", type=int, default=5, help="concurrent matches (default 5)")
     matches.add_argument("--seconds", "-t", type=float, default=5.0, help="seconds of play (default 5)")
+    matches.add_argument("--warmup", type=float, default=0.0,
+                         help="seconds of play before the measured --seconds begin (default 0)")
     matches.add_argument("--match-length", type=int, default=5, help="points per match (default 5)")
     matches.add_argument("--double-probability", type=float, default=0.05,
                          help="chance a bot doubles when it may (default 0.05)")
@@ -150,7 +152,8 @@ async def _run(args: argparse.Namespace, server: ServerProcess, common: Common) 
             options = BotOptions(match_length=args.match_length,
                                  double_probability=args.double_probability,
                                  take_probability=args.take_probability)
-            return await run_matches(server, args.sessions, args.matches, args.seconds, common, options)
+            return await run_matches(server, args.sessions, args.matches, args.seconds, common,
+                                     options, warmup_seconds=args.warmup)
         case "hold":
             return await run_hold(server, args.sessions, args.seconds, common)
         case "storm":

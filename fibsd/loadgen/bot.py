@@ -42,6 +42,8 @@ _INFO_PREFIXES = (
     "** You're now ready",
     "** Will send rawboards",
     "** You terminated",
+    "** The dice of this match are committed",
+    "** The dice seed of this match was",
 )
 
 
@@ -153,6 +155,8 @@ class MatchBot:
                 self.stats.stalls += 1
                 self.stats.error(f"{self.name}: no line for {self.options.stall_seconds} s")
                 continue
+            if line[:1].isdigit():
+                continue  # CLIP 5/7/8/12/13...: presence and talk, never an answer here
             if self._sent_at is not None and not _is_broadcast(line):
                 if self.stats.measuring:
                     self.stats.latencies.append(time.perf_counter() - self._sent_at)

@@ -239,8 +239,12 @@ async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Rep
 
 
 async def run_matches(server: ServerProcess, sessions: int, matches: int, seconds: float,
-                      common: Common, options: BotOptions) -> Report:
-    """S sessions, M bot-vs-bot matches at full speed for T seconds."""
+                      common: Common, options: BotOptions, *, warmup_seconds: float = 0.0) -> Report:
+    """S sessions, M bot-vs-bot matches at full speed for T seconds.
+
+    The bots start playing `warmup_seconds` before the measured T seconds begin, so that
+    the burst of M match starts (each announced to every session) can be left out.
+    """
     if sessions < 2 * matches:
         raise ValueError(f"{matches} matches need at least {2 * matches} sessions, not {sessions}")
     report = Report()
@@ -272,13 +276,23 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         async with trio.open_nursery() as setups:
             for bot in bots:
                 setups.start_soon(_guarded, bot.setup, stats, bot.name)
-        stats.measuring = True
-        commands_before = stats.commands
-        common.phase("play")
+        common.phase("warmup" if warmup_seconds > 0 else "play")
+        commands_before = plays_before = 0
         play_started = time.perf_counter()
         cpu = CpuWindow(server)
-        with trio.move_on_after(seconds):
+
+        async def measure() -> None:
+            nonlocal commands_before, plays_before, play_started, cpu
+            await trio.sleep(warmup_seconds)
+            common.phase("play")
+            commands_before, plays_before = stats.commands, stats.plays
+            play_started = time.perf_counter()
+            cpu = CpuWindow(server)
+            stats.measuring = True
+
+        with trio.move_on_after(warmup_seconds + seconds):
             async with trio.open_nursery() as play:
+                play.start_soon(measure)
                 for bot in bots:
                     play.start_soon(_guarded, bot.play, stats, bot.name)
         played = time.perf_counter() - play_started
@@ -288,9 +302,10 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         report.add("sessions_held_after_play", len(held.clients) - held.dropped - stats.disconnects)
         report.add("matches_requested", matches)
         report.add("matches_running", len(bots) // 2)
+        report.add("warmup_seconds", warmup_seconds)
         report.add("seconds", played)
-        report.add("plays", stats.plays)
-        report.add("moves_per_second", stats.plays / played if played else 0.0)
+        report.add("plays", stats.plays - plays_before)
+        report.add("moves_per_second", (stats.plays - plays_before) / played if played else 0.0)
         report.add("commands", stats.commands - commands_before)
         report.add("commands_per_second", (stats.commands - commands_before) / played if played else 0.0)
         report.add("games_finished", stats.games)
