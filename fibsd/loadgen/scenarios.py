@@ -273,9 +273,20 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
                                  stats=stats, rng=random.Random(rng.random()), options=options))
             bots.append(MatchBot(second, first, inviter=False, client=clients[second],
                                  stats=stats, rng=random.Random(rng.random()), options=options))
-        async with trio.open_nursery() as setups:
-            for bot in bots:
-                setups.start_soon(_guarded, bot.setup, stats, bot.name)
+        # Bounded like the logins: at scale every `toggle ready` is announced to everyone.
+        common.phase("setup")
+        ready: list[MatchBot] = []
+
+        async def set_up(bot: MatchBot) -> None:
+            await _guarded(bot.setup, stats, bot.name)
+            ready.append(bot)
+
+        with trio.move_on_after(common.ramp_timeout_seconds):
+            async with trio.open_nursery() as setups:
+                for bot in bots:
+                    setups.start_soon(set_up, bot)
+        if len(ready) < len(bots):
+            stats.error(f"{len(bots) - len(ready)} bots not set up within {common.ramp_timeout_seconds} s")
         common.phase("warmup" if warmup_seconds > 0 else "play")
         commands_before = plays_before = 0
         play_started = time.perf_counter()
