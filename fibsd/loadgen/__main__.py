@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="directory for the server's temporary database (default: $TMPDIR)")
         sub.add_argument("--server-log-level", default="WARNING",
                          help="the server's log_level (default WARNING)")
+        sub.add_argument("--server-setting", action="append", default=[], metavar="TABLE.KEY=VALUE",
+                         help="override a setting of the load-test configuration, e.g."
+                              " limits.max_output_lines=2000 (VALUE in TOML; repeatable)")
         sub.add_argument("--keep", action="store_true",
                          help="keep the temporary directory (database, config, server log)")
 
@@ -116,8 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     common = Common(seed=args.seed, login_concurrency=max(1, args.login_concurrency),
                     login_timeout_seconds=args.login_timeout, settle_seconds=args.settle,
                     ramp_timeout_seconds=args.ramp_timeout, phase_file=args.phase_file)
-    server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir,
-                           log_level=args.server_log_level, keep=args.keep)
+    try:
+        server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir, log_level=args.server_log_level,
+                               keep=args.keep, overrides=args.server_setting)
+    except ValueError as error:
+        parser.error(str(error))
     started = time.perf_counter()
     with server:
         precreate_accounts(server.db_path, (account_name(i) for i in range(args.sessions)))

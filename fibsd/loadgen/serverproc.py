@@ -100,6 +100,33 @@ pbkdf2_rounds = 1000
 """
 
 
+def with_overrides(text: str, overrides: Iterable[str]) -> str:
+    """`text` with each `TABLE.KEY=VALUE` (VALUE a TOML literal) set in table TABLE.
+
+    Replaces the key's line if the table has one, else adds it under the table's header;
+    ValueError for a malformed override or an unknown table.
+    """
+    lines = text.splitlines()
+    for override in overrides:
+        name, sep, value = override.partition("=")
+        table, dot, key = name.strip().partition(".")
+        if not sep or not dot or not key or not value.strip():
+            raise ValueError(f"expected TABLE.KEY=VALUE, got {override!r}")
+        try:
+            header = lines.index(f"[{table}]")
+        except ValueError:
+            raise ValueError(f"no table [{table}] in the load-test configuration") from None
+        end = next((i for i in range(header + 1, len(lines)) if lines[i].startswith("[")), len(lines))
+        line = f"{key} = {value.strip()}"
+        for i in range(header + 1, end):
+            if lines[i].split("=", 1)[0].strip() == key:
+                lines[i] = line
+                break
+        else:
+            lines.insert(header + 1, line)
+    return "\n".join(lines) + "\n"
+
+
 def precreate_accounts(db_path: Path, names: Iterable[str]) -> int:
     """Create accounts (password `PASSWORD`) in the database before the server starts.
 
@@ -166,7 +193,7 @@ class ServerProcess:
     """A fibsd server started for one load run; use as a context manager."""
 
     def __init__(self, *, fd_limit: int, db_dir: Path | None = None, log_level: str = "WARNING",
-                 keep: bool = False) -> None:
+                 keep: bool = False, overrides: Iterable[str] = ()) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="fibsd-load-", dir=db_dir))
         self.db_path = self.directory / "fibsd.db"
         self.config_path = self.directory / "fibsd.toml"
@@ -176,10 +203,13 @@ class ServerProcess:
         self.log_level = log_level
         self.keep = keep
         self.process: subprocess.Popen[bytes] | None = None
-        self.config_path.write_text(
-            config_text(self.port, self.db_path, self.directory / "no-motd.txt", log_level=log_level),
-            encoding="utf-8",
-        )
+        text = config_text(self.port, self.db_path, self.directory / "no-motd.txt", log_level=log_level)
+        try:
+            text = with_overrides(text, overrides)
+        except ValueError:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise
+        self.config_path.write_text(text, encoding="utf-8")
 
     @property
     def pid(self) -> int:

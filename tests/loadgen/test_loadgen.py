@@ -131,3 +131,17 @@ def test_play_command_moves_the_opening_roll_in_absolute_numbers() -> None:
     for move in moves:
         source, target = (int(p) for p in move.split("-"))
         assert source - target in (1, 3)  # O moves down, by a die each
+
+
+def test_server_settings_override_the_load_test_configuration() -> None:
+    from fibsd.loadgen.serverproc import config_text, with_overrides
+
+    text = config_text(4321, Path("/x/db"), Path("/x/motd"), log_level="INFO")
+    changed = with_overrides(text, ["limits.max_output_lines=2000", "server.club_name=\"x\""])
+    assert "max_output_lines = 2000" in changed.splitlines()
+    assert "max_output_lines = 1000000" not in changed
+    assert 'club_name = "x"' in changed.splitlines()
+    with pytest.raises(ValueError):
+        with_overrides(text, ["nosuch.key=1"])
+    with pytest.raises(ValueError):
+        with_overrides(text, ["limits.max_output_lines"])
