@@ -41,7 +41,8 @@ database and a load-test configuration (cheap pbkdf2 hash, large outbox), and st
 its PID at the end. Exit status: 0 without errors, 1 with errors.
 
 examples:
-  scripts/loadgen matches --sessions 2000 --matches 1000 --seconds 60
+  scripts/loadgen matches --sessions 2000 --matches 1000 --warmup 240 --seconds 60
+  scripts/loadgen hold --sessions 600 --login-concurrency 1 --settle 10   # idle memory
   scripts/loadgen hold --sessions 10000
   scripts/loadgen storm --sessions 2000
 """
