@@ -108,20 +108,25 @@ class Server:
         for listener in listeners:
             sockname = listener.socket.getsockname()
             log.info("listening on %s:%s", sockname[0], sockname[1])
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
-            if self._tls_context is not None:  # issue 8: TLS beside the plain listener
-                await self._serve_tls(nursery, self._tls_context)
-            task_status.started(listeners)
+        async with trio.open_nursery() as outer:
+            await outer.start(self._run_committer)
             try:
-                await self._stop_requested.wait()
+                async with trio.open_nursery() as nursery:
+                    self._nursery = nursery
+                    await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
+                    if self._tls_context is not None:  # TLS beside the plain listener
+                        await self._serve_tls(nursery, self._tls_context)
+                    task_status.started(listeners)
+                    try:
+                        await self._stop_requested.wait()
+                    finally:
+                        # The connections are still alive here, so everyone hears the news
+                        # and the queued lines are flushed before they close.
+                        with trio.CancelScope(shield=True):
+                            await self._shut_down()
+                        nursery.cancel_scope.cancel()
             finally:
-                # The connections are still alive here, so everyone hears the news and
-                # the queued lines are flushed before they close.
-                with trio.CancelScope(shield=True):
-                    await self._shut_down()
-                nursery.cancel_scope.cancel()
+                outer.cancel_scope.cancel()  # every connection has committed its last writes
 
     async def _serve_tls(self, nursery: trio.Nursery, context: ssl.SSLContext) -> None:
         """Open the TLS listeners and serve them like the plain ones; the handshake
