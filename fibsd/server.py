@@ -376,18 +376,26 @@ class Server:
         # The issuer's prompt waits for the follow-up when work continues off the loop.
         issuer_prompt = issuer if outcome.off_loop is None else None
         touched: dict[Session, None] = {}
-        # A message fanned out to many recipients is rendered once per kind of client.
+        # A message fanned out to many recipients is rendered once per kind of client, and
+        # each recipient's lines of one outcome go out as one piece (one queue item, one
+        # send): a login's whole who list must not count as thousands of queue entries.
         encoded: dict[tuple[int, bool, int], bytes] = {}
+        pieces: dict[Session, list[bytes]] = {}
         for recipient, message in outcome.deliveries:
             assert isinstance(recipient, Session)
-            connection = self._connections.get(recipient)
-            if connection is None or not connection.is_open:
-                continue
             key = (id(message), recipient.clip, recipient.clip_version)
             data = encoded.get(key)
             if data is None:  # rendering depends only on the message and the client kind
                 data = b"".join(encode_line(line) for line in recipient.render(message))
                 encoded[key] = data
+            pieces.setdefault(recipient, []).append(data)
+        for recipient, chunks in pieces.items():
+            connection = self._connections.get(recipient)
+            if connection is None or not connection.is_open:
+                continue
+            data = b"".join(chunks)
+            if not data:  # e.g. who-info for a telnet user: nothing to show, no new prompt
+                continue
             connection.write_encoded(data, asynchronous=recipient is not issuer)
             if recipient is not issuer or issuer_prompt is not None:
                 touched[recipient] = None

@@ -218,3 +218,23 @@ async def test_waitfor(start_server: Any) -> None:
     # The newcomer learns it right after its login sequence.
     assert await bob.read_line() == "** alice is waiting for you to log in."
     assert "** alice is waiting for you to log in." not in bob_lines
+
+
+async def test_a_who_list_longer_than_the_outbox_bound_is_delivered_whole(start_server: Any) -> None:
+    """Found by the load generator: each who-info line used to be one outbox entry, so a
+    login with more users online than `max_output_lines` overflowed its own outbox."""
+    from fibsd.accounts import Account
+    from fibsd.passwords import PasswordHasher
+
+    running = await start_server(**{"limits.max_output_lines": 100,
+                                    "limits.max_connections_per_address": 200})
+    password_hash = PasswordHasher.for_tests("pbkdf2_sha256").hash("secret")
+    names = [f"user_{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(120)]
+    for name in names:
+        running.server.store.create_account(Account.new(name, password_hash, 0.0))
+    for name in names[:-1]:
+        await clip_login(running, name)
+    last, lines = await clip_login(running, names[-1])
+    assert len([line for line in lines if line.startswith("5 ")]) == 120
+    await last.send("time")
+    assert "UTC" in await last.read_line()  # still connected
