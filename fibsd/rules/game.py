@@ -136,6 +136,9 @@ class Game:
         self._phase_before_resign: GamePhase | None = None
         self._won: GameWon | None = None
         self._history: list[Event] = [] if started is None else [started]
+        # The history's serialised form, kept alongside: the server saves a match after
+        # every action, and re-serialising the whole history each time dominated that cost.
+        self._history_dicts: list[dict[str, Any]] = [event_to_dict(e) for e in self._history]
 
     @classmethod
     def from_position(
@@ -289,6 +292,7 @@ class Game:
 
     def _record(self, events: list[Event]) -> list[Event]:
         self._history.extend(events)
+        self._history_dicts.extend(event_to_dict(e) for e in events)
         return events
 
     def _win(
@@ -510,7 +514,7 @@ class Game:
             if self._phase_before_resign is None
             else self._phase_before_resign.name,
             "won": None if self._won is None else event_to_dict(self._won),
-            "history": [event_to_dict(e) for e in self._history],
+            "history": list(self._history_dicts),
         }
 
     @classmethod
@@ -542,6 +546,7 @@ class Game:
                     raise ValueError("won must be a GameWon event")
                 game._won = won_event
             game._history = [event_from_dict(e) for e in data["history"]]
+            game._history_dicts = [event_to_dict(e) for e in game._history]
         except (KeyError, TypeError, IllegalAction) as exc:
             raise ValueError(f"not a saved game: {exc!r}") from exc
         return game
