@@ -20,16 +20,9 @@ import attrs
 import trio
 
 from fibsd.loadgen.wire import LineClient
-from fibsd.rules import (
-    BAR,
-    DIRECTION_O,
-    DIRECTION_X,
-    OFF,
-    Position,
-    legal_plays,
-    to_absolute,
-)
-from protocol.board import BoardLine, Colour
+from fibsd.bots.moves import play_line, position_of
+from fibsd.rules import legal_plays
+from protocol.board import BoardLine
 
 _MATCH_WON = re.compile(r"^(You win|\S+ wins) the \d+ point match ")
 _BROADCAST_MARKS = (" point match against ", " start a ", " start an unlimited ", " has left the game")
@@ -75,23 +68,10 @@ class MatchStats:
 def play_command(board_line: str, rng: random.Random) -> str | None:
     """`move ...` for a random legal play on this board (the viewer is on roll), or None."""
     board = BoardLine.decode(board_line)
-    mine = board.checkers(board.colour)
-    theirs = board.checkers(board.colour.opponent)
-    position = Position((mine.off, *mine.points, mine.bar), (theirs.off, *theirs.points, theirs.bar))
-    plays = legal_plays(position, board.player_dice)
+    plays = legal_plays(position_of(board), board.player_dice)
     if not plays or not plays[0].moves:
         return None
-    play = plays[rng.randrange(len(plays))]
-    direction = DIRECTION_O if board.colour is Colour.O else DIRECTION_X
-
-    def point(p: int) -> str:
-        if p == BAR:
-            return "bar"
-        if p == OFF:
-            return "off"
-        return str(to_absolute(p, direction))
-
-    return "move " + " ".join(f"{point(m.from_point)}-{point(m.to_point)}" for m in play.moves)
+    return play_line(plays[rng.randrange(len(plays))], board.colour)
 
 
 @attrs.define
