@@ -80,7 +80,7 @@ class Registry:
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table] = {}
         self.peak_online = 0
-        self._recent: collections.deque[tuple[float, str, str]] = collections.deque(
+        self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS
         )
 
@@ -99,8 +99,8 @@ class Registry:
                 pass
         return SeededDice.new()  # a match saved before seeded dice: fresh, still fair
 
-    def recent_logins(self) -> list[tuple[float, str, str]]:
-        """(time, name, "logs in."/"logs out.") of the latest logins and logouts, oldest first."""
+    def recent_logins(self) -> list[tuple[float, str, Text]]:
+        """(time, name, how `last` words it) of the latest logins and logouts, oldest first."""
         return list(self._recent)
 
     # ----------------------------------------------------------------- lookup
@@ -164,7 +164,7 @@ class Registry:
         self._online[key] = session
         session.muted_until = self.store.sanction_until("mute", session.name, now)
         self.peak_online = max(self.peak_online, len(self._online))
-        self._recent.append((now, session.name, "logs in."))
+        self._recent.append((now, session.name, Text.LAST_LOGIN_ENTRY))
         name, host = session.name, session.host
         out.write(lambda store: store.record_login(name, now, host))
         self._greet(session, out, now, previous_login_at, previous_host, just_registered)
@@ -257,7 +257,7 @@ class Registry:
         del self._online[key]
         self._leave_everything(session, how, out)
         now = self.clock.now()
-        self._recent.append((now, session.name, "logs out."))
+        self._recent.append((now, session.name, Text.LAST_LOGOUT_ENTRY))
         out.write(_record_logout(session.name, now))
         notice = _logout_notice(session.name, how)
         if notice is not None:

@@ -634,6 +634,8 @@ class Text(enum.Enum):
     VERSION = "** Version {version} (fibsd)"
     ABOUT = "This is {club}, running fibsd {version}, a FIBS-compatible backgammon server."
     LAST_HEADER = "The 20 last logins/logouts:"
+    LAST_LOGIN_ENTRY = "{date}: {name} logs in."
+    LAST_LOGOUT_ENTRY = "{date}: {name} logs out."
     CLEAR_SCREEN = "\x1b[;H\x1b[2J"
     LINE_TOO_LONG = "** Line too long. Closing the connection."
     # Beavers and raccoons in unlimited matches follow the standard money-play rules (the

@@ -27,7 +27,7 @@ from protocol.listings import (
     whois_unknown,
 )
 from protocol.messages import MotdBegin, MotdEnd, TextLine, UnknownLine, WhoInfoEnd
-from protocol.wording import Text
+from protocol.wording import Text, render
 
 if TYPE_CHECKING:
     from fibsd.session import Session
@@ -179,7 +179,7 @@ def last(session: Session, out: Outcome) -> None:
     lines = [Text.LAST_HEADER.value]
     for at, name, what in session.registry.recent_logins():
         moment = local_time(at, zone)
-        lines.append(f"{moment:%a %H:%M} {zone}: {name} {what}")
+        lines.append(render(what, date=f"{moment:%a %H:%M} {zone}", name=name))
     out.lines(session, *lines)
 
 

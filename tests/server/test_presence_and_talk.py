@@ -238,3 +238,16 @@ async def test_a_who_list_longer_than_the_outbox_bound_is_delivered_whole(start_
     assert len([line for line in lines if line.startswith("5 ")]) == 120
     await last.send("time")
     assert "UTC" in await last.read_line()  # still connected
+
+
+async def test_last_lists_logins_and_logouts(start_server: Any) -> None:
+    running = await start_server()
+    await register(running, "alice")
+    alice, _ = await clip_login(running, "alice")
+    await alice.send("last")
+    lines = [await alice.read_line() for _ in range(4)]
+    assert lines[0] == "The 20 last logins/logouts:"
+    # The guest registration logged in and out, then the CLIP login.
+    assert [line.split(": ", 1)[1] for line in lines[1:]] == [
+        "alice logs in.", "alice logs out.", "alice logs in."]
+    assert all(line.split(": ", 1)[0].endswith(" UTC") for line in lines[1:])
