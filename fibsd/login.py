@@ -87,7 +87,7 @@ async def login_dialogue(connection: Connection, services: LoginServices) -> Arr
 
 def _club_line(config: Config) -> str:
     # Indented, so it can never start with a digit (FCM's login table reads `^1 `, `^3`).
-    return f"                  {config.club_name} - a FIBS-compatible backgammon server"
+    return render(Text.BANNER_CLUB, club=config.club_name)
 
 
 async def _login_attempts(connection: Connection, services: LoginServices) -> Arrival | None:

@@ -20,7 +20,7 @@ from fibsd.outcome import Lines, Outcome
 from fibsd.registry import Departure, Registry
 from protocol import commands as c
 from protocol.errors import CommandError
-from protocol.messages import ServerMessage, TextLine, render_lines
+from protocol.messages import ServerMessage, TextLine, is_server_message, render_lines
 from protocol.wording import Text
 
 if TYPE_CHECKING:
@@ -307,10 +307,6 @@ class Session:
 def _server_message(message: object) -> ServerMessage:
     # Deliveries are typed loosely in `Outcome` so that the core need not import every
     # message class; anything else is a programming error caught here.
-    from protocol import messages
-
-    if isinstance(message, (messages.TextLine, messages.BoardMessage, messages.UnknownLine)):
+    if is_server_message(message):
         return message
-    if hasattr(message, "clip_line"):
-        return message  # type: ignore[return-value]
     raise TypeError(f"cannot deliver {message!r}")

@@ -632,6 +632,7 @@ class Text(enum.Enum):
     PERMISSION_DENIED = "** Permission denied"
     SERVER_PORT = "The server is running on port {port}."
     VERSION = "** Version {version} (fibsd)"
+    BANNER_CLUB = "                  {club} - a FIBS-compatible backgammon server"
     ABOUT = "This is {club}, running fibsd {version}, a FIBS-compatible backgammon server."
     LAST_HEADER = "The 20 last logins/logouts:"
     LAST_LOGIN_ENTRY = "{date}: {name} logs in."
@@ -765,7 +766,7 @@ FIELD_KINDS: Final[Mapping[str, FieldKind]] = {
     "moves": FieldKind.MOVES,
     "colour": FieldKind.COLOUR,
     "ordinal": FieldKind.ORDINAL,
-    **dict.fromkeys(("text", "names", "date", "bearoff"), FieldKind.TEXT),
+    **dict.fromkeys(("text", "names", "date", "bearoff", "club"), FieldKind.TEXT),
 }
 
 # Kinds whose values may contain spaces: after such a field, the words of a line no longer

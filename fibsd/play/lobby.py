@@ -106,15 +106,16 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
 def _abandon_saved_match(registry: Registry, inviter: Session, invitee: Session, out: Outcome) -> None:
     """A new match replaces the pair's saved one: its dice seed is revealed now."""
     data = registry.store.saved_match(inviter.name, invitee.name)
-    if data is None:
-        return
+    dice = None if data is None else data.get("dice")
+    if not isinstance(dice, dict):
+        return  # nothing saved, or scripted dice (tests), or a match from before seeds
     try:
-        old = Table.from_saved(registry, data)
-    except ValueError:
+        seed = SeededDice.from_dict(dice).seed_hex
+    except (ValueError, KeyError, TypeError):
         return
-    old.seats = [inviter, invitee]
-    old.reveal_seed(out)
-    old.seats = [None, None]
+    line = TextLine.of(Text.DICE_REVEALED, seed=seed)
+    out.to(inviter, line)
+    out.to(invitee, line)
 
 
 def resume_match(registry: Registry, inviter: Session, invitee: Session, data: dict[str, Any]) -> Outcome:

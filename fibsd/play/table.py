@@ -27,6 +27,7 @@ from fibsd.rules import (
     GameResult,
     GameWon,
     IllegalPlay,
+    Play,
     Match,
     MatchWon,
     Raccooned,
@@ -349,14 +350,14 @@ class Table:
             if play is not None:
                 out.to(player, TextLine.of(Text.ONLY_POSSIBLE_MOVE,
                                            moves=moves_text(play.moves, is_o=self.is_o(seat))))
-                self._apply(seat, self.match.play(seat, play), out, announce_to_actor=False)
+                self._apply(seat, self.match.play(seat, play), out)
                 return
         if toggles.greedy:
             play = greedy_bearoff(position, game.dice)
             if play is not None:
                 line = TextLine.of(Text.BEARING_OFF, bearoff=bearoff_text(play.moves, is_o=self.is_o(seat)))
                 self._say(out, seat, line, line, None)
-                self._apply(seat, self.match.play(seat, play), out, announce_to_actor=False)
+                self._apply(seat, self.match.play(seat, play), out)
                 return
         if not opening:
             out.to(player, TextLine.of(Text.PLEASE_MOVE, n=game.moves_required()))
@@ -372,13 +373,18 @@ class Table:
             assert player is not None
             out.to(player, play_error(error, is_o=is_o))
             return
-        self._apply(seat, events, out, announce_to_actor=False)
+        self._apply(seat, events, out)
 
-    def _apply(self, seat: int, events: list[Any], out: Outcome, *, announce_to_actor: bool) -> None:
+    def play(self, seat: int, play: Play, out: Outcome) -> None:
+        """A play the server chose for the player (`off`: bear off with every die)."""
+        self._apply(seat, self.match.play(seat, play), out)
+
+    def _apply(self, seat: int, events: list[Any], out: Outcome) -> None:
+        """Announce a play to the opponent and watchers (the actor typed or was told it)."""
         moved = next(event for event in events if isinstance(event, CheckersMoved))
         line = TextLine.of(Text.MOVES, name=self.names[seat],
                            moves=moves_text(moved.moves, is_o=self.is_o(seat)))
-        self._say(out, seat, line if announce_to_actor else None, line, line)
+        self._say(out, seat, None, line, line)
         self._boards(out, after="move")
         self._after_events(events, out)
 

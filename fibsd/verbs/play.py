@@ -383,7 +383,7 @@ def _act(session: Session, table: Table, seat: int, command: c.Command, out: Out
                 out.to(session, TextLine.of(Text.CANT_BEAR_OFF_ALL))
                 return
             out.to(session, TextLine.of(Text.BEAR_OFF, bearoff=bearoff_text(play.moves, is_o=table.is_o(seat))))
-            table.move(seat, tuple(_absolute_moves(table, seat, play.moves)), out)
+            table.play(seat, play, out)
         case c.Double():
             if table.match.crawford_game:
                 out.to(session, TextLine.of(Text.CRAWFORD_NO_DOUBLE))
@@ -413,21 +413,6 @@ def _act(session: Session, table: Table, seat: int, command: c.Command, out: Out
             table.resign(seat, _RESULTS[command.kind], out)
         case _:
             raise AssertionError(f"not a game verb: {command!r}")
-
-
-def _absolute_moves(table: Table, seat: int, moves: object) -> list[tuple[c.MovePoint, c.MovePoint]]:
-    from fibsd.rules import BAR, OFF
-
-    is_o = table.is_o(seat)
-
-    def point(own: int) -> c.MovePoint:
-        if own == BAR:
-            return c.Place.BAR
-        if own == OFF:
-            return c.Place.OFF
-        return own if is_o else 25 - own
-
-    return [(point(m.from_point), point(m.to_point)) for m in moves]  # type: ignore[attr-defined]
 
 
 def _answer(session: Session, table: Table, seat: int, accepting: bool, out: Outcome) -> None:

@@ -234,3 +234,14 @@ def test_variables_from_dict_round_trip_and_leniency() -> None:
     damaged = {"boardstyle": 9, "linelength": "x", "redoubles": 500, "sortwho": "?",
                "timezone": "Gone/Away", "pagelength": True}
     assert Variables.from_dict(damaged) == Variables()
+
+
+def test_toggle_names_and_defaults_agree_with_the_codec_listing() -> None:
+    """The account model and the `toggle` listing each name the 17 toggles: one order, one
+    set of defaults (the codec must not import fibsd, so the test keeps them together)."""
+    from fibsd.accounts import TOGGLE_NAMES, Toggles
+    from protocol.listings import TOGGLE_DEFAULTS
+    from protocol.listings import TOGGLE_NAMES as LISTED
+
+    assert TOGGLE_NAMES == LISTED
+    assert Toggles().as_dict() == dict(TOGGLE_DEFAULTS)
