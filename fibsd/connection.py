@@ -1,15 +1,24 @@
 """One client connection in the trio shell: framed input, bounded output, prompts.
 
 Owns the socket stream of one user: it turns received bytes into lines (through the
-`protocol` codec, with its hard line-length limit) and queues outgoing bytes into a bounded
-channel drained by one writer task. A client that stops reading fills the channel and is
-disconnected; nobody else ever waits for it. For telnet users it also keeps track of the
-`> ` prompt, so that asynchronous lines start on a fresh line.
+`protocol` codec, with its hard line-length limit) and keeps a bounded outbox of encoded
+output. A client that stops reading fills the outbox and is disconnected; nobody else ever
+waits for it. For telnet users it also keeps track of the `> ` prompt, so that asynchronous
+lines start on a fresh line.
+
+Output of a plain TCP connection is written by the server's one `Flusher`: queuing only
+marks the connection, and the flusher writes everything queued meanwhile with one
+non-blocking `send` per connection. A login storm or a status change sends one line to
+thousands of users; a writer task per connection would cost a task switch and a trio
+`send_all` per recipient per line, and each task's memory besides. Only a connection whose
+socket buffer is full gets a task of its own, which waits until the socket is writable.
+TLS connections keep one writer task each (the TLS layer has its own state to drive).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections import deque
 from collections.abc import Iterable
 
@@ -27,27 +36,88 @@ class ConnectionClosed(Exception):
     """The peer went away (or was disconnected) while we waited for input."""
 
 
+class Flusher:
+    """Writes the queued output of every plain TCP connection, once per scheduler pass.
+
+    Lines queued by all the commands handled in one pass of the trio scheduler go out
+    together: one system call per connection however many lines it was sent."""
+
+    def __init__(self) -> None:
+        self._dirty: dict[Connection, None] = {}
+        self._wake = trio.Event()
+        self._nursery: trio.Nursery | None = None
+
+    def mark(self, connection: Connection) -> None:
+        if not self._dirty:
+            self._wake.set()
+        self._dirty[connection] = None
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Flush marked connections until cancelled (the server runs it beside the
+        committer, so that it outlives every connection)."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            try:
+                while True:
+                    await self._wake.wait()
+                    self._wake = trio.Event()
+                    self.flush_marked()
+            finally:
+                self._nursery = None
+                self.flush_marked()
+
+    def flush_marked(self) -> None:
+        dirty, self._dirty = self._dirty, {}
+        for connection in dirty:
+            connection.flush()
+
+    def wait_writable(self, connection: Connection) -> None:
+        """`connection`'s socket is full: a task of its own sends the rest when it can."""
+        if self._nursery is not None:
+            self._nursery.start_soon(connection.drain_when_writable)
+
+
 class Connection:
     """The byte-level side of one user's connection."""
 
-    def __init__(self, stream: trio.abc.Stream, config: Config, *, host: str) -> None:
+    def __init__(
+        self, stream: trio.abc.Stream, config: Config, *, host: str, flusher: Flusher
+    ) -> None:
         self.stream = stream
         self.host = host
+        self._flusher = flusher
+        # Plain TCP is written directly with non-blocking sends (see the module docstring);
+        # anything else (TLS) through the stream's own send_all, by a writer task.
+        self._socket: trio.socket.SocketType | None = (
+            stream.socket if isinstance(stream, trio.SocketStream) else None
+        )
         self._reader = LineReader(config.max_line_bytes)
         self._lines: deque[str] = deque()
-        self._send, self._receive = trio.open_memory_channel[bytes](config.max_output_lines)
+        #: Encoded output not yet handed to the kernel, oldest first.
+        self._outbox: list[bytes] = []
         self._max_held = config.max_output_lines
-        self._open = True
+        self._open = True  # accepting output
+        self._closed = False  # the stream is closed: never touch the socket again
         self._eof = False
         self._prompt_pending = False
-        self._writer_done = trio.Event()
+        self._blocked = False  # a task waits for the socket to become writable
+        self._drained = trio.Event()  # set whenever the outbox becomes empty
+        self._drained.set()
         self._read_scope: trio.CancelScope | None = None
+        #: TLS only: wakes the writer task when output is queued or the connection closes.
+        self._writer_wake: trio.Event | None = trio.Event() if self._socket is None else None
         #: While set, lines from other users wait here (see `hold`).
         self._held: list[bytes] | None = None
 
     @property
     def is_open(self) -> bool:
         return self._open
+
+    @property
+    def needs_writer_task(self) -> bool:
+        """True for streams the flusher cannot write directly (TLS): run `run_writer`."""
+        return self._socket is None
 
     # ------------------------------------------------------------------ input
 
@@ -120,41 +190,90 @@ class Connection:
     def _queue(self, data: bytes) -> None:
         if not self._open:
             return
-        try:
-            self._send.send_nowait(data)
-        except trio.WouldBlock:
+        if len(self._outbox) >= self._max_held:
             # Invariant: a slow reader is cut off, nobody waits for it.
             log.warning("output buffer of %s full; disconnecting", self.host)
             self.close_soon()
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self._open = False
+            return
+        if not self._outbox:
+            self._drained = trio.Event()
+            if self._writer_wake is not None:
+                self._writer_wake.set()
+            elif not self._blocked:
+                self._flusher.mark(self)
+        self._outbox.append(data)
 
-    # -------------------------------------------------------------- lifecycle
+    def flush(self) -> None:
+        """Hand the outbox to the kernel without waiting (the flusher calls this)."""
+        if self._blocked or not self._outbox or self._socket is None:
+            return
+        if self._closed:
+            self._outbox.clear()
+            return
+        data = b"".join(self._outbox) if len(self._outbox) > 1 else self._outbox[0]
+        try:
+            sent = _send_now(self._socket, data)
+        except OSError:  # the peer is gone: what is queued can never be delivered
+            self._broken()
+            return
+        if sent == len(data):
+            self._outbox.clear()
+            self._drained.set()
+        else:
+            self._outbox[:] = [data[sent:]]
+            self._blocked = True
+            self._flusher.wait_writable(self)
+
+    async def drain_when_writable(self) -> None:
+        """Send the rest of a full socket's outbox as the peer reads it."""
+        assert self._socket is not None
+        try:
+            while self._outbox and not self._closed:
+                await trio.lowlevel.wait_writable(self._socket)
+                data = b"".join(self._outbox)
+                sent = _send_now(self._socket, data)
+                self._outbox[:] = [data[sent:]] if sent < len(data) else []
+        except (OSError, trio.ClosedResourceError, trio.BusyResourceError):
+            self._broken()
+        finally:
+            self._blocked = False
+            if not self._outbox:
+                self._drained.set()
 
     async def run_writer(self) -> None:
-        """Drain the outbox into the socket until the outbox is closed."""
+        """For streams the flusher cannot write directly (TLS): drain the outbox with the
+        stream's own send_all until the connection closes."""
+        assert self._writer_wake is not None
         try:
-            async with self._receive:
-                async for data in self._receive:
-                    # Everything queued meanwhile goes out in one send (fewer system calls).
-                    batch = [data]
-                    while True:
-                        try:
-                            batch.append(self._receive.receive_nowait())
-                        except (trio.WouldBlock, trio.EndOfChannel):
-                            break
-                    await self.stream.send_all(b"".join(batch) if len(batch) > 1 else data)
+            while True:
+                if not self._outbox:
+                    self._drained.set()
+                    if not self._open:
+                        return
+                    await self._writer_wake.wait()
+                    self._writer_wake = trio.Event()
+                    continue
+                data = b"".join(self._outbox)
+                self._outbox.clear()
+                await self.stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+            self._broken()
         finally:
             self._open = False
-            self._writer_done.set()
+            self._outbox.clear()
+            self._drained.set()
+
+    def _broken(self) -> None:
+        """The peer cannot be written to any more: drop the output, end the reader."""
+        self._outbox.clear()
+        self._drained.set()
+        self.close_soon()
 
     def close_soon(self) -> None:
-        """Stop accepting output; the writer sends what is queued, then the reader ends."""
-        if self._open:
-            self._open = False
-            self._send.close()
+        """Stop accepting output; what is queued is still sent, then the reader ends."""
+        self._open = False
+        if self._writer_wake is not None:
+            self._writer_wake.set()  # let the TLS writer see that it is done
         if self._read_scope is not None:
             self._read_scope.cancel()
 
@@ -166,9 +285,21 @@ class Connection:
         """Flush queued output for a bounded time, then close the stream."""
         self.close_soon()
         with trio.move_on_after(flush_seconds):
-            await self._writer_done.wait()
+            await self._drained.wait()
         await self.aclose()
 
     async def aclose(self) -> None:
         self.close_soon()
+        self._closed = True
+        self._outbox.clear()
         await trio.aclose_forcefully(self.stream)
+
+
+def _send_now(sock: trio.socket.SocketType, data: bytes) -> int:
+    """One non-blocking write of `data`; how much the kernel took (0 if its buffer is
+    full). trio's sockets are non-blocking, and the interpreter ignores SIGPIPE, so a
+    vanished peer raises an OSError here; a closed socket's descriptor is -1 (EBADF)."""
+    try:
+        return os.write(sock.fileno(), data)
+    except BlockingIOError:
+        return 0

@@ -9,7 +9,7 @@ are delivered.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
 import attrs
@@ -32,6 +32,20 @@ class Lines:
     lines: tuple[str, ...]
 
 
+@attrs.frozen
+class ClipBytes:
+    """CLIP-only lines already encoded (CRLF-terminated); telnet users get nothing.
+
+    Who-info is the bulk of what a server sends (a login receives one `5` line per user
+    online; every status change goes to every CLIP user), so each session keeps its `5`
+    line encoded and fan-out joins bytes instead of building messages."""
+
+    data: bytes
+
+    def lines(self) -> list[str]:
+        return self.data.decode("utf-8").split("\r\n")[:-1]
+
+
 Write = Callable[["Store"], None]
 
 
@@ -48,7 +62,9 @@ class OffLoop:
 class Outcome:
     """Deliveries, durable writes and disconnections, in the order they were produced."""
 
-    deliveries: list[tuple[Recipient, object]] = attrs.field(factory=list)
+    #: (recipients, message): one entry per message, however many it goes to, so that a
+    #: broadcast to thousands of users is one entry rendered once per kind of client.
+    deliveries: list[tuple[tuple[Recipient, ...], object]] = attrs.field(factory=list)
     writes: list[Write] = attrs.field(factory=list)
     #: Writes that must wait until the deliveries are queued (deleting shown messages).
     writes_after_delivery: list[Write] = attrs.field(factory=list)
@@ -61,12 +77,25 @@ class Outcome:
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""
+        recipients = (recipient,)
         for message in messages:
-            self.deliveries.append((recipient, message))
+            self.deliveries.append((recipients, message))
+
+    def to_each(self, recipients: Iterable[Recipient], message: object) -> None:
+        """Deliver one `message` to every one of `recipients` (a broadcast)."""
+        group = tuple(recipients)
+        if group:
+            self.deliveries.append((group, message))
 
     def lines(self, recipient: Recipient, *lines: str) -> None:
         """Deliver literal lines (already worded for both kinds of client)."""
-        self.deliveries.append((recipient, Lines(tuple(lines))))
+        self.deliveries.append(((recipient,), Lines(tuple(lines))))
+
+    def pairs(self) -> Iterator[tuple[Recipient, object]]:
+        """Every (recipient, message) delivery, in order (broadcasts expanded)."""
+        for recipients, message in self.deliveries:
+            for recipient in recipients:
+                yield recipient, message
 
     def write(self, write: Write) -> None:
         """Commit `write` to the store before any of the deliveries are sent."""

@@ -12,6 +12,7 @@ import functools
 import zoneinfo
 from typing import TYPE_CHECKING
 
+from protocol.framing import encode_line
 from protocol.listings import WhoEntry, time_lines
 from protocol.messages import OwnInfo, WhoInfo
 
@@ -85,6 +86,25 @@ def who_info(session: Session, now: float) -> WhoInfo:
         client=_word(session.client_name) if session.client_name else None,
         email=_word(account.email) if account.email else None,
     )
+
+
+def who_line(session: Session, now: float) -> bytes:
+    """`session`'s CLIP 5 line, encoded; rebuilt only when what it shows has changed.
+
+    A login receives one of these per user online and every status change goes to every
+    CLIP user, so the line is kept on the session with the values it was built from."""
+    account = session.account
+    shown = (
+        session.opponent_name, session.watching_name, account.toggles.ready,
+        session.away_message is not None, account.rating, account.experience,
+        session.idle_seconds(now), account.email,
+    )
+    cached = session.who_line_cache
+    if cached is not None and cached[0] == shown:
+        return cached[1]
+    data = encode_line(who_info(session, now).clip_line())
+    session.who_line_cache = (shown, data)
+    return data
 
 
 def who_entry(session: Session, now: float, zone_name: str) -> WhoEntry:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import collections
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from fibsd.accounts import name_key
@@ -18,10 +18,11 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource
 from fibsd.fairdice import SeededDice
-from fibsd.outcome import Outcome, Write
+from fibsd.outcome import ClipBytes, Outcome, Write
 from fibsd.passwords import PasswordHasher
-from fibsd.presentation import local_time, own_info, who_info
+from fibsd.presentation import local_time, own_info, who_line
 from fibsd.store import Store
+from protocol.framing import encode_line
 from protocol.listings import short_date
 from protocol.messages import (
     LoginNotice,
@@ -39,6 +40,10 @@ from protocol.wording import Text
 if TYPE_CHECKING:
     from fibsd.play.table import Table
     from fibsd.session import Session
+
+
+#: CLIP 6, which ends every batch of who-info lines.
+_WHO_END = encode_line(WhoInfoEnd().clip_line())
 
 
 class Departure(enum.Enum):
@@ -109,6 +114,11 @@ class Registry:
         """Everyone online, in login order."""
         return iter(list(self._online.values()))
 
+    def online(self) -> Iterable[Session]:
+        """Everyone online, in login order, without a copy: do not log anyone in or out
+        while iterating (fan-out loops over thousands of users use this)."""
+        return self._online.values()
+
     def online_count(self) -> int:
         return len(self._online)
 
@@ -170,16 +180,14 @@ class Registry:
         self._greet(session, out, now, previous_login_at, previous_host, just_registered)
         self._deliver_stored_messages(session, out)
         if session.clip:
-            for other in self._online.values():
-                out.to(session, who_info(other, now))
-            out.to(session, WhoInfoEnd())
-        notice = LoginNotice.logs_in(session.name)
-        for other in self._online.values():
-            if other is session or older is not None:
-                # A replaced login is not news: the user never left.
-                continue
-            if other.account.toggles.notify:
-                out.to(other, notice)
+            everyone = [who_line(other, now) for other in self._online.values()]
+            out.to(session, ClipBytes(b"".join(everyone) + _WHO_END))
+        if older is None:  # a replaced login is not news: the user never left
+            out.to_each(
+                (other for other in self._online.values()
+                 if other.account.toggles.notify and other is not session),
+                LoginNotice.logs_in(session.name),
+            )
         self.announce_status(session, out, now=now, skip=session)
         self._finally_here(session, out)
         self._back_to_the_board(session, taken_over, out)
@@ -261,9 +269,10 @@ class Registry:
         out.write(_record_logout(session.name, now))
         notice = _logout_notice(session.name, how)
         if notice is not None:
-            for other in self._online.values():
-                if other.account.toggles.notify:
-                    out.to(other, notice)
+            out.to_each(
+                (other for other in self._online.values() if other.account.toggles.notify),
+                notice,
+            )
         return out
 
     def shut_down(self) -> Outcome:
@@ -312,11 +321,11 @@ class Registry:
         skip: Session | None = None,
     ) -> None:
         """Send `session`'s who-info (5 then 6) to every CLIP user (§3.4)."""
-        info = who_info(session, self.clock.now() if now is None else now)
-        end = WhoInfoEnd()
-        for other in self._online.values():
-            if other.clip and other is not skip:
-                out.to(other, info, end)
+        line = who_line(session, self.clock.now() if now is None else now)
+        out.to_each(
+            (other for other in self._online.values() if other.clip and other is not skip),
+            ClipBytes(line + _WHO_END),
+        )
 
 
 def _take_over(older: Session, newer: Session) -> None:

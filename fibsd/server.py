@@ -1,4 +1,4 @@
-"""The trio shell: listeners, one reader loop and one writer task per connection.
+"""The trio shell: listeners, one reader loop per connection, one flusher for all output.
 
 This is the only module family (with `fibsd.connection`, `fibsd.login` and `fibsd.__main__`)
 that imports trio. Everything it does with a command is: frame the bytes into lines, hand a
@@ -7,7 +7,10 @@ worker thread, then deliver the returned lines.
 
 Concurrency invariants:
 
-1. One writer task per connection, fed by a bounded channel (`Connection.write`).
+1. Output goes into a bounded outbox per connection; one flusher task hands every
+   connection's outbox to the kernel once per scheduler pass, with non-blocking sends
+   (only a connection whose socket buffer is full gets a task that waits for it; a TLS
+   connection has a writer task of its own).
 2. Registry and session calls never await: each command is handled atomically.
 3. Fan-out uses `send_nowait`; a recipient whose outbox is full is disconnected, the sender
    never waits on a slow peer.
@@ -31,10 +34,10 @@ import trio
 
 from fibsd.clock import Clock, SystemClock
 from fibsd.config import Config
-from fibsd.connection import Connection, ConnectionClosed
+from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
 from fibsd.login import LoginServices, login_dialogue
-from fibsd.outcome import Outcome, Write
+from fibsd.outcome import ClipBytes, Outcome, Write
 from fibsd.passwords import PasswordHasher
 from fibsd.registry import Departure, Registry
 from fibsd.session import Session
@@ -69,6 +72,8 @@ class Server:
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
         self._connections: dict[Session, Connection] = {}
+        #: Writes every plain connection's queued output once per scheduler pass.
+        self._flusher = Flusher()
         # Group commit: writes wait here for the committer task, which makes each batch
         # durable with one transaction (one fsync) in a worker thread, in arrival order.
         self._pending_writes: list[_PendingWrites] = []
@@ -110,6 +115,7 @@ class Server:
             log.info("listening on %s:%s", sockname[0], sockname[1])
         async with trio.open_nursery() as outer:
             await outer.start(self._run_committer)
+            await outer.start(self._flusher.run)
             try:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
@@ -199,20 +205,28 @@ class Server:
         return None
 
     async def _serve_connection(self, stream: trio.abc.Stream, peer: str) -> None:
-        connection = Connection(stream, self.config, host=peer)
+        connection = Connection(stream, self.config, host=peer, flusher=self._flusher)
         log.info("connection from %s", peer)
         try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(connection.run_writer)
-                try:
-                    await self._converse(connection)
-                finally:
-                    connection.finish()
+            if connection.needs_writer_task:  # TLS
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(connection.run_writer)
+                    try:
+                        await self._converse(connection)
+                    finally:
+                        connection.finish()
+            else:
+                await self._converse(connection)
         except Exception:  # invariant 4: our own bug closes this connection only
             log.exception("unexpected error on connection from %s", peer)
         finally:
-            await connection.aclose()
+            with trio.CancelScope(shield=True):
+                # The last lines (a goodbye, a refusal) still reach a peer that reads.
+                await connection.aclose_gracefully(self.CLOSING_FLUSH_SECONDS)
             log.info("connection from %s closed", peer)
+
+    #: How long a closing connection's queued output may take to be sent.
+    CLOSING_FLUSH_SECONDS = 5.0
 
     async def _converse(self, connection: Connection) -> None:
         services = LoginServices(
@@ -376,34 +390,39 @@ class Server:
         # The issuer's prompt waits for the follow-up when work continues off the loop.
         issuer_prompt = issuer if outcome.off_loop is None else None
         touched: dict[Session, None] = {}
-        # A message fanned out to many recipients is rendered once per kind of client, and
-        # each recipient's lines of one outcome go out as one piece (one queue item, one
-        # send): a login's whole who list must not count as thousands of queue entries.
+        # A message fanned out to many recipients is rendered once per kind of client
+        # and queued as the same bytes for each; the flusher later sends each recipient
+        # everything queued for it in one piece.
+        connections = self._connections
         encoded: dict[tuple[int, bool, int], bytes] = {}
-        pieces: dict[Session, list[bytes]] = {}
-        for recipient, message in outcome.deliveries:
-            assert isinstance(recipient, Session)
-            key = (id(message), recipient.clip, recipient.clip_version)
-            data = encoded.get(key)
-            if data is None:  # rendering depends only on the message and the client kind
-                data = b"".join(encode_line(line) for line in recipient.render(message))
-                encoded[key] = data
-            pieces.setdefault(recipient, []).append(data)
-        for recipient, chunks in pieces.items():
-            connection = self._connections.get(recipient)
-            if connection is None or not connection.is_open:
-                continue
-            data = b"".join(chunks)
-            if not data:  # e.g. who-info for a telnet user: nothing to show, no new prompt
-                continue
-            connection.write_encoded(data, asynchronous=recipient is not issuer)
-            if recipient is not issuer or issuer_prompt is not None:
-                touched[recipient] = None
-        if issuer_prompt is not None and issuer_prompt in self._connections:
+        for recipients, message in outcome.deliveries:
+            clip_data = message.data if isinstance(message, ClipBytes) else None
+            for recipient in recipients:
+                assert isinstance(recipient, Session)
+                if clip_data is not None:  # who-info, encoded once, for CLIP users only
+                    if not recipient.clip:
+                        continue
+                    data = clip_data
+                else:
+                    key = (id(message), recipient.clip, recipient.clip_version)
+                    found = encoded.get(key)
+                    if found is None:  # rendering depends on the message and client kind
+                        found = b"".join(encode_line(line) for line in recipient.render(message))
+                        encoded[key] = found
+                    data = found
+                if not data:  # e.g. a CLIP-only message for a telnet user: no new prompt
+                    continue
+                connection = connections.get(recipient)
+                if connection is None or not connection.is_open:
+                    continue
+                connection.write_encoded(data, asynchronous=recipient is not issuer)
+                if recipient.prompts and (recipient is not issuer or issuer_prompt is not None):
+                    touched[recipient] = None
+        if issuer_prompt is not None and issuer_prompt.prompts and issuer_prompt in connections:
             touched[issuer_prompt] = None
         for recipient in touched:
-            connection = self._connections.get(recipient)
-            if connection is not None and connection.is_open and recipient.prompts:
+            connection = connections.get(recipient)
+            if connection is not None and connection.is_open:
                 connection.write_prompt(recipient.prompt())
         for recipient, reason in outcome.closes:
             assert isinstance(recipient, Session)

@@ -16,7 +16,7 @@ import attrs
 
 from fibsd.accounts import Account, name_key
 from fibsd.limits import TokenBucket
-from fibsd.outcome import Lines, Outcome
+from fibsd.outcome import ClipBytes, Lines, Outcome
 from fibsd.registry import Departure, Registry
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -73,6 +73,8 @@ class Session:
     #: Commands over the rate limit in a row (warnings given so far).
     flood_warnings: int = 0
     _bucket: TokenBucket | None = None
+    #: This user's encoded CLIP 5 line and the values it shows (`presentation.who_line`).
+    who_line_cache: tuple[tuple[object, ...], bytes] | None = None
 
     def __attrs_post_init__(self) -> None:
         if not self.last_input_at:
@@ -126,6 +128,8 @@ class Session:
         """The lines `message` becomes for this user (CLIP or telnet wording)."""
         if isinstance(message, Lines):
             return list(message.lines)
+        if isinstance(message, ClipBytes):
+            return message.lines() if self.clip else []
         return render_lines(_server_message(message), clip=self.clip, clip_version=self.clip_version)
 
     def prompt(self) -> str:

@@ -172,15 +172,14 @@ def _seat(registry: Registry, table: Table, first: Session, second: Session, out
 
 def _report(registry: Registry, table: Table, line: TextLine, out: Outcome) -> None:
     """Users with `report` on, and the watchers of either player, hear of starts/ends."""
-    told: set[int] = set()
-    for watcher in table.watchers():
-        out.to(watcher, line)
-        told.add(id(watcher))
-    for other in registry.sessions():
-        if other.table is table or id(other) in told:
-            continue
-        if other.account.toggles.report:
-            out.to(other, line)
+    watchers = list(table.watchers())
+    out.to_each(watchers, line)
+    told = set(watchers)
+    out.to_each(
+        (other for other in registry.online()
+         if other.account.toggles.report and other.table is not table and other not in told),
+        line,
+    )
 
 
 def stop_watching(session: Session, out: Outcome, *, quietly: bool = False) -> None:

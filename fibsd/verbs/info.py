@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from fibsd import __version__
-from fibsd.outcome import Outcome
-from fibsd.presentation import local_time, who_entry, who_info
+from fibsd.outcome import ClipBytes, Outcome
+from fibsd.presentation import local_time, who_entry, who_line
 from protocol import commands as c
+from protocol.framing import encode_line
 from protocol.listings import (
     RatingEntry,
     WhoisInfo,
@@ -51,11 +52,10 @@ def who(session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
         out.lines(session, who_count_line(len(chosen)))
         return
     if session.clip:
-        for other in chosen:
-            out.to(session, who_info(other, now))
         # FIBS omits the 6 after `who` but always sends it after `rawwho`; a 6 after `who`
         # is harmless for every client parser reviewed, and meowBG waits for it.
-        out.to(session, WhoInfoEnd())
+        listing = b"".join(who_line(other, now) for other in chosen)
+        out.to(session, ClipBytes(listing + encode_line(WhoInfoEnd().clip_line())))
         return
     zone = session.account.variables.timezone
     entries = [who_entry(other, now, zone) for other in chosen]

@@ -164,7 +164,7 @@ class Core:
     def apply(self, outcome: Outcome) -> None:
         for write in outcome.writes:
             write(self.store)
-        for recipient, message in outcome.deliveries:
+        for recipient, message in outcome.pairs():
             assert isinstance(recipient, Session)
             lines = recipient.render(message)
             assert isinstance(lines, list)
