@@ -36,7 +36,7 @@ from fibsd.clock import Clock, SystemClock
 from fibsd.config import Config
 from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
-from fibsd.login import LoginServices, login_dialogue
+from fibsd.login import Arrival, LoginServices, login_dialogue
 from fibsd.outcome import ClipBytes, Outcome, Write
 from fibsd.passwords import PasswordHasher
 from fibsd.registry import Departure, Registry
@@ -262,22 +262,28 @@ class Server:
         self._connections[session] = connection
         how = Departure.DROPPED
         try:
-            outcome = self.registry.log_in(
-                session, previous_login_at=arrival.previous_login_at,
-                previous_host=arrival.previous_host, just_registered=arrival.just_registered,
-            )
-            # Others may talk to the newcomer while its login is committed; their lines
-            # wait until its own greeting is queued.
-            connection.hold()
-            try:
-                await self._apply(outcome, issuer=session)
-            finally:
-                connection.release()
+            await self._arrive(session, connection, arrival)
             how = await self._command_loop(session, connection)
         finally:
             with trio.CancelScope(shield=True):
                 await self._apply(self.registry.log_out(session, how), issuer=None)
                 self._connections.pop(session, None)
+
+    async def _arrive(self, session: Session, connection: Connection, arrival: Arrival) -> None:
+        """Log `session` in and deliver its greeting. (A method of its own, so that the
+        login's outcome, with its who list of every user online, is not kept alive for
+        as long as the session lasts.)"""
+        outcome = self.registry.log_in(
+            session, previous_login_at=arrival.previous_login_at,
+            previous_host=arrival.previous_host, just_registered=arrival.just_registered,
+        )
+        # Others may talk to the newcomer while its login is committed; their lines wait
+        # until its own greeting is queued.
+        connection.hold()
+        try:
+            await self._apply(outcome, issuer=session)
+        finally:
+            connection.release()
 
     async def _command_loop(self, session: Session, connection: Connection) -> Departure:
         """Read and handle commands until the user leaves; say how they left."""
@@ -296,8 +302,8 @@ class Server:
                 return Departure.TIMED_OUT
             if line is None:
                 return Departure.DROPPED
-            outcome = session.handle(line, monotonic=trio.current_time())
-            await self._apply(outcome, issuer=session)
+            # (No local name for the outcome: it would be kept while the next line is awaited.)
+            await self._apply(session.handle(line, monotonic=trio.current_time()), issuer=session)
             if session.departure is not None:
                 return session.departure
             if not connection.is_open:
