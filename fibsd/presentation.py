@@ -12,7 +12,6 @@ import functools
 import zoneinfo
 from typing import TYPE_CHECKING
 
-from protocol.framing import encode_line
 from protocol.listings import WhoEntry, time_lines
 from protocol.messages import OwnInfo, WhoInfo
 
@@ -89,22 +88,25 @@ def who_info(session: Session, now: float) -> WhoInfo:
 
 
 def who_line(session: Session, now: float) -> bytes:
-    """`session`'s CLIP 5 line, encoded; rebuilt only when what it shows has changed.
+    """`session`'s CLIP 5 line, encoded.
 
     A login receives one of these per user online and every status change goes to every
-    CLIP user, so the line is kept on the session with the values it was built from."""
-    account = session.account
-    shown = (
-        session.opponent_name, session.watching_name, account.toggles.ready,
-        session.away_message is not None, account.rating, account.experience,
-        session.idle_seconds(now), account.email,
-    )
+    CLIP user, so the session keeps its line in two encoded halves around the idle time
+    (which changes every second), rebuilt only when the account (ratings, toggles, email:
+    it is replaced on every change), the table, the watched user or the away message do.
+    """
+    shown = (session.account, session.table, session.watching, session.away_message)
     cached = session.who_line_cache
-    if cached is not None and cached[0] == shown:
-        return cached[1]
-    data = encode_line(who_info(session, now).clip_line())
-    session.who_line_cache = (shown, data)
-    return data
+    if cached is None or cached[0] != shown:
+        tokens = who_info(session, now).clip_line().split(" ")
+        before = " ".join(tokens[:_IDLE_TOKEN]).encode() + b" "
+        after = b" " + " ".join(tokens[_IDLE_TOKEN + 1:]).encode() + b"\r\n"
+        cached = session.who_line_cache = (shown, before, after)
+    return b"%b%d%b" % (cached[1], session.idle_seconds(now), cached[2])
+
+
+#: Where the idle seconds are among the tokens of a CLIP 5 line.
+_IDLE_TOKEN = 8
 
 
 def who_entry(session: Session, now: float, zone_name: str) -> WhoEntry:

@@ -73,8 +73,9 @@ class Session:
     #: Commands over the rate limit in a row (warnings given so far).
     flood_warnings: int = 0
     _bucket: TokenBucket | None = None
-    #: This user's encoded CLIP 5 line and the values it shows (`presentation.who_line`).
-    who_line_cache: tuple[tuple[object, ...], bytes] | None = None
+    #: What this user's CLIP 5 line shows, and the line's encoded halves around the idle
+    #: time (`presentation.who_line`).
+    who_line_cache: tuple[tuple[object, ...], bytes, bytes] | None = None
 
     def __attrs_post_init__(self) -> None:
         if not self.last_input_at:
