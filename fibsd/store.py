@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final, Self, TypeAlias
+from typing import Any, Final, Self, TypeAlias
 
 import attrs
 
@@ -119,6 +119,19 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         drops INTEGER NOT NULL
     );
     """,
+    # 7: changes to a saved match since its last whole copy, applied in id order when it
+    # is read. A match is saved after every action; rewriting the whole match (every game
+    # so far with its history) each time made the save cost grow with the match.
+    """
+    CREATE TABLE saved_match_patches (
+        id          INTEGER PRIMARY KEY,
+        player_low  TEXT NOT NULL,
+        player_high TEXT NOT NULL,
+        patch       TEXT NOT NULL  -- JSON list of ["update"|"extend", [key, ...], value]
+    );
+    CREATE INDEX saved_match_patches_by_pair
+        ON saved_match_patches (player_low, player_high, id);
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -210,6 +223,29 @@ def _account_row(account: Account) -> tuple[object, ...]:
         json.dumps(account.toggles.as_dict()),
         json.dumps(account.variables.as_dict()),
     )
+
+
+#: One step of a saved match's patch: ["update", path, object] or ["extend", path, list].
+PatchStep = tuple[str, Sequence[str], object]
+
+
+def apply_patch(data: dict[str, object], patch: Iterable[Sequence[object]]) -> None:
+    """Apply `patch` to `data` in place, step by step: `update` merges an object's keys
+    into the object at the path of keys (the empty path is `data` itself); `extend`
+    appends a list's values to the list at the path."""
+    for step in patch:
+        operation, path, value = step
+        if not isinstance(path, list | tuple):
+            raise ValueError(f"bad patch path {path!r}")
+        target: Any = data
+        for key in path:
+            target = target[key]
+        if operation == "update" and isinstance(target, dict) and isinstance(value, dict):
+            target.update(value)
+        elif operation == "extend" and isinstance(target, list) and isinstance(value, list):
+            target.extend(value)
+        else:
+            raise ValueError(f"bad patch step {operation!r} at {path!r}")
 
 
 def _json_object(text: str) -> dict[str, object]:
@@ -542,7 +578,8 @@ class Store:
     # --- saved matches ------------------------------------------------------------------
 
     def save_match(self, name: str, other: str, data: dict[str, object], at: float) -> None:
-        """Store (or replace) the saved match between `name` and `other`."""
+        """Store (or replace) the saved match between `name` and `other`, whole (its
+        patches are dropped: `data` includes them)."""
         low, high = _pair_key(name, other)
         text = json.dumps(data, separators=(",", ":"))
         with self._write() as db:
@@ -552,6 +589,28 @@ class Store:
                 " DO UPDATE SET data = excluded.data, saved_at = excluded.saved_at",
                 (low, high, text, at),
             )
+            db.execute(
+                "DELETE FROM saved_match_patches WHERE player_low = ? AND player_high = ?",
+                (low, high),
+            )
+
+    def patch_saved_match(self, name: str, other: str, patch: Sequence[PatchStep], at: float) -> None:
+        """Record a change to the saved match between `name` and `other`: each step
+        updates the object at a path of keys or extends the list there (`apply_patch`).
+        Constant in size however long the match: it holds only what changed."""
+        low, high = _pair_key(name, other)
+        text = json.dumps(patch, separators=(",", ":"))
+        with self._write() as db:
+            cursor = db.execute(
+                "UPDATE saved_matches SET saved_at = ? WHERE player_low = ? AND player_high = ?",
+                (at, low, high),
+            )
+            if cursor.rowcount != 1:
+                raise ValueError(f"no saved match between {name} and {other} to change")
+            db.execute(
+                "INSERT INTO saved_match_patches (player_low, player_high, patch) VALUES (?,?,?)",
+                (low, high, text),
+            )
 
     def saved_match(self, name: str, other: str) -> dict[str, object] | None:
         """The saved match between the two players, or None (also for unreadable data)."""
@@ -559,13 +618,19 @@ class Store:
         rows = self._read(
             "SELECT data FROM saved_matches WHERE player_low = ? AND player_high = ?", (low, high)
         )
-        return _json_object(rows[0]["data"]) or None if rows else None
+        if not rows:
+            return None
+        return self._with_patches(low, high, _json_object(rows[0]["data"])) or None
 
     def delete_saved_match(self, name: str, other: str) -> None:
         low, high = _pair_key(name, other)
         with self._write() as db:
             db.execute(
                 "DELETE FROM saved_matches WHERE player_low = ? AND player_high = ?", (low, high)
+            )
+            db.execute(
+                "DELETE FROM saved_match_patches WHERE player_low = ? AND player_high = ?",
+                (low, high),
             )
 
     def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
@@ -578,9 +643,22 @@ class Store:
         )
         return [
             (row["player_high"] if row["player_low"] == key else row["player_low"],
-             _json_object(row["data"]))
+             self._with_patches(row["player_low"], row["player_high"], _json_object(row["data"])))
             for row in rows
         ]
+
+    def _with_patches(self, low: str, high: str, data: dict[str, object]) -> dict[str, object]:
+        rows = self._read(
+            "SELECT patch FROM saved_match_patches WHERE player_low = ? AND player_high = ?"
+            " ORDER BY id",
+            (low, high),
+        )
+        for row in rows:
+            try:
+                apply_patch(data, json.loads(row["patch"]))
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                return {}  # damaged: unreadable, like a damaged whole copy
+        return data
 
     # --- match records -----------------------------------------------------------------
 

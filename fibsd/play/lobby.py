@@ -348,9 +348,12 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
                    TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields))
         report = TextLine.of(Text.REPORT_WINS_MATCH, name=table.names[winner], opponent=table.names[loser],
                              **fields)
-        for other in registry.sessions():
-            if other.table is not table and other.account.toggles.report and other not in table.watchers():
-                out.to(other, report)
+        watchers = set(table.watchers())
+        out.to_each(
+            (other for other in registry.online()
+             if other.account.toggles.report and other.table is not table and other not in watchers),
+            report,
+        )
     table.reveal_seed(out)
     state = match.to_dict()
     if isinstance(table.dice, SeededDice):

@@ -88,6 +88,12 @@ class Table:
         #: (seat, when) of a player who dropped and may still come back (not saved:
         #: after a restart the match is an ordinary saved match).
         self.dropped: tuple[int, float] | None = None
+        #: What the store holds of this match as a whole copy: (the game it was taken
+        #: in, the number of games finished then); later saves of the same game are
+        #: patches (see `persist`). None: nothing saved by this table yet.
+        self._saved_at_game: tuple[Game, int] | None = None
+        #: How many events of that game's history the store has.
+        self._saved_history = 0
 
     # ----------------------------------------------------------------- seats
 
@@ -158,6 +164,9 @@ class Table:
 
     def saved_state(self) -> dict[str, Any]:
         """Everything needed to resume this match exactly (JSON-able)."""
+        return {**self._table_state(), "match": self.match.to_dict()}
+
+    def _table_state(self) -> dict[str, Any]:
         return {
             "format": SAVED_FORMAT,
             "names": list(self.names),
@@ -167,7 +176,6 @@ class Table:
             "crawford_disabled": self.crawford_disabled,
             "awaiting_join": sorted(self.awaiting_join),
             "opening_done": self.opening_done,
-            "match": self.match.to_dict(),
             "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
         }
 
@@ -194,11 +202,32 @@ class Table:
             raise ValueError(f"not a saved match: {error!r}") from error
 
     def persist(self, out: Outcome) -> None:
-        """Commit the current state before anything about it is acknowledged."""
-        state = self.saved_state()
+        """Commit the current state before anything about it is acknowledged.
+
+        The first save of each game is a whole copy; the others, within the game, are
+        patches of a constant size: the small state of table, match and game, and the
+        events added to the game's history since the last save. (Rewriting every game of
+        the match after every roll and move made each save cost more than the action.)
+        """
         first, second = self.names
         now = self.registry.clock.now()
-        out.write(lambda store: store.save_match(first, second, state, now))
+        match = self.match
+        game = match.game
+        at_game = (game, len(match.finished_games))
+        if self._saved_at_game is None or self._saved_at_game[0] is not game \
+                or self._saved_at_game[1] != at_game[1]:
+            state = self.saved_state()
+            out.write(lambda store: store.save_match(first, second, state, now))
+        else:
+            patch = [
+                ("update", (), self._table_state()),
+                ("update", ("match",), match.state_dict()),
+                ("update", ("match", "game"), game.state_dict()),
+                ("extend", ("match", "game", "history"), game.history_dicts_since(self._saved_history)),
+            ]
+            out.write(lambda store: store.patch_saved_match(first, second, patch, now))
+        self._saved_at_game = at_game
+        self._saved_history = game.history_length
 
     # --------------------------------------------------------------- flow
 
@@ -234,6 +263,9 @@ class Table:
                     self._say(out, 0, line, line, line)
             if die0 != die1:
                 self.opening_done = True
+        # The new game and its opening roll are saved before anyone sees them: after a
+        # crash the match goes on from this roll instead of rolling the opening again.
+        self.persist(out)
         first = self.match.game.turn
         assert first is not None
         self._say(out, first, TextLine.of(Text.YOUR_TURN_TO_MOVE),

@@ -497,6 +497,19 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state, JSON-able (see `from_dict`)."""
+        return {**self.state_dict(), "history": list(self._history_dicts)}
+
+    @property
+    def history_length(self) -> int:
+        return len(self._history_dicts)
+
+    def history_dicts_since(self, start: int) -> list[dict[str, Any]]:
+        """The serialised history from event `start` on (`to_dict`'s `history` grows
+        only at its end: a saver can send just what was added)."""
+        return self._history_dicts[start:]
+
+    def state_dict(self) -> dict[str, Any]:
+        """`to_dict` without the history: small, whatever the length of the game."""
         return {
             "rules": attrs.asdict(self.rules),
             "sides": [side_to_hex(s) for s in self._sides],
@@ -514,7 +527,6 @@ class Game:
             if self._phase_before_resign is None
             else self._phase_before_resign.name,
             "won": None if self._won is None else event_to_dict(self._won),
-            "history": list(self._history_dicts),
         }
 
     @classmethod

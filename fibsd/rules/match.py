@@ -236,6 +236,14 @@ class Match:
     def to_dict(self) -> dict[str, Any]:
         """The complete match, JSON-able and versioned (`from_dict` restores it)."""
         return {
+            **self.state_dict(),
+            "finished_games": [g.to_dict() for g in self._finished],
+            "game": self._game.to_dict(),
+        }
+
+    def state_dict(self) -> dict[str, Any]:
+        """`to_dict` without the games: small, whatever the length of the match."""
+        return {
             "version": FORMAT_VERSION,
             "options": attrs.asdict(self.options),
             "score": list(self._score),
@@ -244,8 +252,6 @@ class Match:
             "crawford_used": self._crawford_used,
             "post_crawford": self._post_crawford,
             "winner": self._winner,
-            "finished_games": [g.to_dict() for g in self._finished],
-            "game": self._game.to_dict(),
         }
 
     @classmethod

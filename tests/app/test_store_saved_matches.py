@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fibsd.accounts import Account
-from fibsd.store import Store
+from fibsd.store import Store, apply_patch
 
 
 def test_saved_match_round_trip_in_either_order(tmp_path: Path) -> None:
@@ -35,3 +37,49 @@ def test_ratings_list_ranks_experienced_players_only(tmp_path: Path) -> None:
         assert store.rating_rank("d") == 3
         assert store.rating_rank("c") is None  # experience 50 is not enough
         assert store.rating_rank("nobody") is None
+
+
+def test_patches_change_the_saved_match_until_it_is_saved_whole_again(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    with Store.open(path) as store:
+        base = {"format": 1, "match": {"score": [0, 0], "game": {"turn": 0, "history": [{"e": 1}]}}}
+        store.save_match("alice", "bob", base, 1.0)
+        store.patch_saved_match("bob", "alice", [
+            ("update", (), {"opening_done": True}),
+            ("update", ("match", "game"), {"turn": 1}),
+            ("extend", ("match", "game", "history"), [{"e": 2}]),
+        ], 2.0)
+        store.patch_saved_match("alice", "bob", [("extend", ("match", "game", "history"), [{"e": 3}])], 3.0)
+    expected = {"format": 1, "opening_done": True,
+                "match": {"score": [0, 0], "game": {"turn": 1, "history": [{"e": 1}, {"e": 2}, {"e": 3}]}}}
+    with Store.open(path) as store:  # patches are as durable as the whole copy
+        assert store.saved_match("alice", "bob") == expected
+        assert store.saved_matches_of("bob") == [("alice", expected)]
+        store.save_match("alice", "bob", {"format": 1, "match": {"score": [1, 0]}}, 4.0)
+        assert store.saved_match("alice", "bob") == {"format": 1, "match": {"score": [1, 0]}}
+        store.patch_saved_match("alice", "bob", [("update", ("match",), {"score": [2, 0]})], 5.0)
+        store.delete_saved_match("alice", "bob")
+        store.save_match("alice", "bob", {"fresh": True}, 6.0)
+        assert store.saved_match("alice", "bob") == {"fresh": True}  # old patches are gone
+
+
+def test_a_patch_needs_a_saved_match_and_a_damaged_patch_reads_as_unreadable(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "db.sqlite") as store:
+        with pytest.raises(ValueError, match="no saved match"):
+            store.patch_saved_match("alice", "bob", [("update", (), {"x": 1})], 1.0)
+        assert store.saved_match("alice", "bob") is None
+        store.save_match("alice", "bob", {"match": {"game": {}}}, 1.0)
+        store.patch_saved_match("alice", "bob", [("extend", ("match", "game", "history"), [1])], 2.0)
+        assert store.saved_match("alice", "bob") is None  # no history list to extend
+
+
+def test_apply_patch_refuses_malformed_steps() -> None:
+    data: dict[str, object] = {"a": {"list": [1]}}
+    apply_patch(data, [("update", ("a",), {"b": 2}), ("extend", ("a", "list"), [2])])
+    assert data == {"a": {"list": [1, 2], "b": 2}}
+    for bad in (("update", ("a", "list"), {"x": 1}), ("extend", ("a",), [1]),
+                ("replace", (), {}), ("update", "a", {})):
+        with pytest.raises(ValueError):
+            apply_patch(data, [bad])
+    with pytest.raises(KeyError):
+        apply_patch(data, [("update", ("missing",), {})])

@@ -14,6 +14,7 @@ that left or were closed. After every step the structural invariants are checked
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 
@@ -223,6 +224,10 @@ class Core:
             for occupant in occupants:
                 assert occupant.table is table, "a seat points to a user at another table"
                 assert self.registry.get(occupant.name) is occupant, "an offline user is seated"
+            # The store's copy of the match (a whole copy plus patches) is the match.
+            saved = self.store.saved_match(*table.names)
+            if saved is not None:
+                assert saved == json.loads(json.dumps(table.saved_state())), table.names
             game = table.match.game
             for seat in (0, 1):
                 side = game.side(seat)
