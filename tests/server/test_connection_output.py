@@ -1,0 +1,99 @@
+"""A connection's output path: the flusher, a full socket, a slow reader, closing.
+
+Real sockets (a connected pair, with small kernel buffers so that they fill quickly),
+the real flusher task, no server around them.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import trio
+
+from fibsd.config import Config
+from fibsd.connection import Connection, Flusher
+
+
+async def _pair(flusher: Flusher, max_output_lines: int = 2000) -> tuple[Connection, trio.SocketStream]:
+    ours, theirs = trio.socket.socketpair()
+    for sock in (ours, theirs):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    config = Config.from_mapping({"limits": {"max_output_lines": max_output_lines}})
+    connection = Connection(trio.SocketStream(ours), config, host="pair", flusher=flusher)
+    return connection, trio.SocketStream(theirs)
+
+
+async def _read_exactly(stream: trio.SocketStream, size: int) -> bytes:
+    data = bytearray()
+    with trio.fail_after(10):
+        while len(data) < size:
+            chunk = await stream.receive_some(65536)
+            assert chunk, "closed early"
+            data += chunk
+    return bytes(data)
+
+
+async def test_output_beyond_the_socket_buffer_arrives_whole_and_in_order() -> None:
+    flusher = Flusher()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(flusher.run)
+        connection, peer = await _pair(flusher)
+        lines = [f"line {number:06d} {'x' * 60}" for number in range(20_000)]
+        for start in range(0, len(lines), 100):
+            connection.write_lines(lines[start:start + 100])
+        await trio.sleep(0.05)  # the flusher ran; the kernel took only a little
+        assert connection.is_open
+        expected = b"".join(f"{line}\r\n".encode() for line in lines)
+        assert len(expected) > 1_000_000
+        assert await _read_exactly(peer, len(expected)) == expected
+        await connection.aclose()
+        await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_reader_that_stops_reading_is_cut_off_without_blocking_anyone() -> None:
+    flusher = Flusher()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(flusher.run)
+        connection, peer = await _pair(flusher, max_output_lines=100)
+        with trio.fail_after(5):
+            while connection.is_open:  # never blocks: queuing is synchronous
+                connection.write_line("y" * 1000)
+                await trio.sleep(0)
+        assert not connection.is_open
+        connection.write_line("after the cut")  # ignored, no error
+        await connection.aclose()
+        await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_closing_gracefully_sends_what_was_queued_then_ends_the_stream() -> None:
+    flusher = Flusher()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(flusher.run)
+        connection, peer = await _pair(flusher)
+        connection.write_lines(["goodbye"] * 2000)
+        async with trio.open_nursery() as closing:
+            closing.start_soon(connection.aclose_gracefully, 5.0)
+            received = await _read_exactly(peer, len(b"goodbye\r\n") * 2000)
+        assert received == b"goodbye\r\n" * 2000
+        with trio.fail_after(5):
+            assert await peer.receive_some(100) == b""  # closed after the last line
+        await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_vanished_peer_ends_the_connection_quietly() -> None:
+    flusher = Flusher()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(flusher.run)
+        connection, peer = await _pair(flusher)
+        await peer.aclose()
+        with trio.fail_after(5):
+            while connection.is_open:
+                connection.write_line("anyone there?")
+                await trio.sleep(0.01)
+        assert await connection.read_line() is None
+        await connection.aclose()
+        nursery.cancel_scope.cancel()
