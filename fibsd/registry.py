@@ -82,6 +82,9 @@ class Registry:
             motd = (f"  {config.club_name}", *motd)
         self.motd_lines: tuple[str, ...] = motd
         self._online: dict[str, Session] = {}
+        #: Everyone's encoded CLIP 5 lines as of `_who_list_second` (`_who_list_with`).
+        self._who_list: bytes | None = None
+        self._who_list_second = -1
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table] = {}
         self.peak_online = 0
@@ -179,19 +182,52 @@ class Registry:
         out.write(lambda store: store.record_login(name, now, host))
         self._greet(session, out, now, previous_login_at, previous_host, just_registered)
         self._deliver_stored_messages(session, out)
+        if older is not None:
+            self._who_list = None  # the order of the online users changed
+        own_line = who_line(session, now)
+        everyone = self._who_list_with(session, own_line, now)
         if session.clip:
-            everyone = [who_line(other, now) for other in self._online.values()]
-            out.to(session, ClipBytes(b"".join(everyone) + _WHO_END))
-        if older is None:  # a replaced login is not news: the user never left
-            out.to_each(
-                (other for other in self._online.values()
-                 if other.account.toggles.notify and other is not session),
-                LoginNotice.logs_in(session.name),
-            )
-        self.announce_status(session, out, now=now, skip=session)
+            out.to(session, ClipBytes(everyone + _WHO_END))
+        self._announce_arrival(session, own_line + _WHO_END, news=older is None, out=out)
         self._finally_here(session, out)
         self._back_to_the_board(session, taken_over, out)
         return out
+
+    def _who_list_with(self, newcomer: Session, line: bytes, now: float) -> bytes:
+        """Every online user's CLIP 5 line, `newcomer` (just added, last) included.
+
+        Kept between logins within the same second: a login storm would otherwise build
+        every user's line again for every newcomer. Idle times in it are at most a second
+        old; any status change or departure drops it (`announce_status`, `log_out`)."""
+        second = int(now)
+        if self._who_list is not None and self._who_list_second == second:
+            self._who_list += line
+        else:
+            self._who_list = b"".join(who_line(other, now) for other in self._online.values())
+            self._who_list_second = second
+        return self._who_list
+
+    def _announce_arrival(self, session: Session, status: bytes, *, news: bool, out: Outcome) -> None:
+        """Everyone else learns of `session`: its who-info (CLIP) and, for users with
+        `notify` on, the login notice (not when a login replaced the same user's: they
+        never left). Each recipient gets one piece, built once per kind of recipient."""
+        notice = LoginNotice.logs_in(session.name)
+        clip_notice = ClipBytes(encode_line(notice.clip_line()) + status)
+        clip_status = ClipBytes(status)
+        notified_clip: list[Session] = []
+        other_clip: list[Session] = []
+        notified_telnet: list[Session] = []
+        for other in self._online.values():
+            if other is session:
+                continue
+            notify = news and other.account.toggles.notify
+            if other.clip:
+                (notified_clip if notify else other_clip).append(other)
+            elif notify:
+                notified_telnet.append(other)
+        out.to_each(notified_clip, clip_notice)
+        out.to_each(other_clip, clip_status)
+        out.to_each(notified_telnet, notice)
 
     def _back_to_the_board(self, session: Session, taken_over: Table | None, out: Outcome) -> None:
         """A user who took over a session, or dropped and came back, sits down again."""
@@ -263,6 +299,7 @@ class Registry:
         if self._online.get(key) is not session:
             return out
         del self._online[key]
+        self._who_list = None
         self._leave_everything(session, how, out)
         now = self.clock.now()
         self._recent.append((now, session.name, Text.LAST_LOGOUT_ENTRY))
@@ -286,6 +323,7 @@ class Registry:
             out.write(_record_logout(session.name, now))
             out.close(session, "server shutting down")
         self._online.clear()
+        self._who_list = None
         return out
 
     def _leave_everything(self, session: Session, how: Departure, out: Outcome) -> None:
@@ -321,6 +359,7 @@ class Registry:
         skip: Session | None = None,
     ) -> None:
         """Send `session`'s who-info (5 then 6) to every CLIP user (§3.4)."""
+        self._who_list = None  # its line in the cached who list may have changed
         line = who_line(session, self.clock.now() if now is None else now)
         out.to_each(
             (other for other in self._online.values() if other.clip and other is not skip),

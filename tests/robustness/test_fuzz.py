@@ -27,7 +27,8 @@ from fibsd.accounts import Account
 from fibsd.bots.moves import play_line
 from fibsd.clock import ManualClock
 from fibsd.config import Config
-from fibsd.outcome import Outcome
+from fibsd.outcome import ClipBytes, Outcome
+from fibsd.presentation import who_info
 from fibsd.passwords import PasswordHasher
 from fibsd.registry import Departure, Registry
 from fibsd.rules import GamePhase, legal_plays
@@ -147,9 +148,31 @@ class Core:
             client_name="fuzz" if clip else None, host="127.0.0.1",
             login_at=self.clock.now(), prompts=not clip,
         )
-        self.apply(self.registry.log_in(session, previous_login_at=account.last_login_at,
-                                        previous_host=account.last_login_host))
+        # (A takeover or a return to a suspended match seats the user after the who list
+        # was built, and announces the new status then: compare plain logins only.)
+        plain = self.registry.get(name) is None and name.lower() not in self.registry.suspended
+        outcome = self.registry.log_in(session, previous_login_at=account.last_login_at,
+                                       previous_host=account.last_login_host)
+        if clip and plain:
+            self.check_who_list(session, outcome)
+        self.apply(outcome)
         return session
+
+    def check_who_list(self, session: Session, outcome: Outcome) -> None:
+        """A CLIP login's who list (kept between logins) shows everyone online as their
+        who-info says now; idle times may be up to a second old."""
+        lists = [message for recipient, message in outcome.pairs()
+                 if recipient is session and isinstance(message, ClipBytes)
+                 and message.data.startswith(b"5 ")]
+        assert lists  # the who list first; a takeover's reseat may add status lines
+        shown = [line.split(" ") for line in lists[0].lines()]
+        now = self.clock.now()
+        fresh = [who_info(other, now).clip_line().split(" ") for other in self.registry.sessions()]
+        assert shown[-1] == ["6"]
+        assert [tokens[:8] + tokens[9:] for tokens in shown[:-1]] == \
+            [tokens[:8] + tokens[9:] for tokens in fresh]
+        for seen, exact in zip(shown, fresh):
+            assert 0 <= int(exact[8]) - int(seen[8]) <= 1
 
     def handle(self, session: Session, line: str) -> None:
         if self.registry.get(session.name) is not session:
