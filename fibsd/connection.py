@@ -303,7 +303,8 @@ class Connection:
     async def aclose(self) -> None:
         self.close_soon()
         self._closed = True
-        self._outbox.clear()
+        self._outbox.clear()  # nothing more will be sent: nobody need wait for it
+        self._drained.set()
         await trio.aclose_forcefully(self.stream)
 
 

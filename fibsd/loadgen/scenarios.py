@@ -167,6 +167,21 @@ async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common:
     return held
 
 
+async def stop_server(server: ServerProcess, report: Report) -> None:
+    """Check the server's health, then stop it (SIGTERM by PID, bounded) while every
+    session is still connected, as an operator stops a busy server: closing the clients
+    first would measure a mass disconnection instead (each departure is announced to
+    everyone still online), not the shutdown."""
+    report.add("server_pid", server.pid)
+    report.add("server_alive_at_end", server.alive())
+    report.add("server_log_errors", server.log_count("ERROR") + server.log_count("Traceback"))
+    report.add("server_log_warnings", server.log_count("WARNING"))
+    started = time.perf_counter()
+    status = await trio.to_thread.run_sync(server.stop)
+    report.add("server_stop_seconds", time.perf_counter() - started)
+    report.add("server_exit_status", status)
+
+
 def _login_figures(report: Report, held: Held, requested: int) -> None:
     report.add("sessions_requested", requested)
     report.add("sessions_logged_in", len(held.clients))
@@ -207,6 +222,7 @@ async def run_hold(server: ServerProcess, sessions: int, hold_seconds: float, co
         report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
+        await stop_server(server, report)
         nursery.cancel_scope.cancel()
     return report
 
@@ -234,6 +250,7 @@ async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Rep
         report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
+        await stop_server(server, report)
         nursery.cancel_scope.cancel()
     return report
 
@@ -329,6 +346,7 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         report.add("errors", stats.errors + errors_at_login + held.dropped)
         for sample in stats.error_samples + held.failures:
             report.add("error_sample", sample)
+        await stop_server(server, report)
         nursery.cancel_scope.cancel()
     return report
 

@@ -7,8 +7,10 @@ and stopping it by its PID (SIGTERM, then SIGKILL after a bounded wait).
 
 The configuration written here is for load tests only: it uses `pbkdf2_sha256` with the
 lowest cost the server accepts (1000 rounds) so that thousands of logins measure the
-server rather than the password hash, and raises `max_output_lines` (a CLIP login
-receives one line per user online, which must fit in the outbox), `login_timeout_seconds`,
+server rather than the password hash, and raises `max_output_lines` (the outbox counts
+pieces of output not yet taken by the kernel; one load client reading thousands of
+sessions falls behind the server during a ramp-up, and each login announced to a
+session it has not read yet adds a piece), `login_timeout_seconds`,
 `idle_timeout_seconds`, and (where the server has them) the per-address connection limit
 and the command flood limit, since every session comes from 127.0.0.1 and bots play at
 full speed. Never use it for a real server.
@@ -89,8 +91,9 @@ log_level = "{log_level}"
 [limits]
 idle_timeout_seconds = 86400
 login_timeout_seconds = 3600
-# A CLIP login receives one `5` line per user online: 10,000 users need a bigger outbox
-# than the default 2000 lines.
+# The outbox counts pieces of output the kernel has not taken yet; the load client reads
+# thousands of sessions and falls behind during a ramp-up, and every login announced to a
+# session it has not read yet is one more piece.
 max_output_lines = 1000000
 # All sessions come from 127.0.0.1 and the bots play at full speed:
 {_raised_limits()}
