@@ -56,6 +56,10 @@ class LineClient:
             self._lines.extend(part.rstrip(b"\r").decode("latin-1") for part in parts)
         return self._lines.popleft()
 
+    def buffered_line(self) -> str | None:
+        """The next line if one was already received (no waiting), else None."""
+        return self._lines.popleft() if self._lines else None
+
     async def read_until_prompt(self, prompt: bytes) -> None:
         """Read until the unterminated `prompt` (e.g. b"login: ") ends the input so far."""
         while not self._buffer.endswith(prompt):
