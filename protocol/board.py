@@ -15,6 +15,7 @@ Conventions (absolute FIBS numbering, the same for every viewer):
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -63,8 +64,12 @@ class Colour(enum.IntEnum):
         return own_point if self is Colour.O else 25 - own_point
 
 
+#: What a name field of a board line may not contain (the field separator, white space).
+_NOT_IN_NAME = re.compile(r"[:\s]")
+
+
 def _check_name(_instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    if not value or any(char in value for char in ": \t\r\n"):
+    if not value or _NOT_IN_NAME.search(value):
         raise BoardLineError(f"{attribute.name} must be a non-empty word without ':', got {value!r}")
 
 
@@ -76,7 +81,7 @@ def _check_points(_instance: object, _attribute: object, value: tuple[int, ...])
 
 
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(int(value) for value in values)
+    return tuple(map(int, values))
 
 
 def _pair(value: Sequence[int]) -> tuple[int, int]:
@@ -151,7 +156,7 @@ class BoardLine:
             int(self.post_crawford),
             self.redoubles,
         ]
-        return ":".join(str(value) for value in values)
+        return ":".join(map(str, values))
 
     @classmethod
     def decode(cls, line: str) -> BoardLine:

@@ -125,6 +125,7 @@ class Game:
         that begins the game's history."""
         self.rules: CubeRules = rules if rules is not None else CubeRules()
         self._sides: list[Side] = [OPENING_SIDE, OPENING_SIDE]
+        self._moves_required_cache: tuple[tuple[object, ...], int] | None = None
         self._phase = GamePhase.OPENING
         self._turn: int | None = None
         self._dice: tuple[int, int] | None = None
@@ -263,7 +264,15 @@ class Game:
         if self._phase is not GamePhase.AWAITING_MOVE or self._dice is None:
             return 0
         assert self._turn is not None
-        return moves_required(self.position_for(self._turn), self._dice)
+        # Asked for every board sent (each player's, each watcher's) and for the prompt:
+        # remembered for as long as the turn, the dice and both sides are the same.
+        key = (self._turn, self._dice, self._sides[0], self._sides[1])
+        cached = self._moves_required_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        count = moves_required(self.position_for(self._turn), self._dice)
+        self._moves_required_cache = (key, count)
+        return count
 
     # --- the machinery ---------------------------------------------------------------
 
