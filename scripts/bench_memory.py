@@ -7,7 +7,7 @@ prints the growth per added session: in total, and by the line that allocated it
 growth per session is printed too (it includes allocator overhead and freed-but-kept
 memory, which tracemalloc does not count). Traffic goes only to 127.0.0.1.
 
-    .venv/bin/python scripts/memory_per_session.py --sessions 1000
+    scripts/bench-memory --sessions 1000
 """
 
 from __future__ import annotations
