@@ -74,6 +74,11 @@ class Outcome:
     off_loop: OffLoop | None = None
     #: An administrator asked for a shutdown after this many seconds (with a countdown).
     shutdown_in_seconds: int | None = None
+    #: Logout notices (CLIP 8) for everyone with `notify` on. Once this outcome's writes
+    #: are committed they join the other departures (`Registry.add_departures`) and go
+    #: out together (`Registry.take_departures`): thousands leaving at once reach each
+    #: user as one piece.
+    departures: list[object] = attrs.field(factory=list)
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""
@@ -113,5 +118,6 @@ class Outcome:
         self.writes.extend(other.writes)
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
+        self.departures.extend(other.departures)
         if other.shutdown_in_seconds is not None:
             self.shutdown_in_seconds = other.shutdown_in_seconds

@@ -18,7 +18,7 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource
 from fibsd.fairdice import SeededDice
-from fibsd.outcome import ClipBytes, Outcome, Write
+from fibsd.outcome import ClipBytes, Lines, Outcome, Write
 from fibsd.passwords import PasswordHasher
 from fibsd.presentation import local_time, own_info, who_line
 from fibsd.store import Store
@@ -85,6 +85,8 @@ class Registry:
         #: Everyone's encoded CLIP 5 lines as of `_who_list_second` (`_who_list_with`).
         self._who_list: bytes | None = None
         self._who_list_second = -1
+        #: Logout notices not yet sent (`take_departures`).
+        self._departures: list[LogoutNotice] = []
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table] = {}
         self.peak_online = 0
@@ -293,7 +295,11 @@ class Registry:
     # ------------------------------------------------------------ departures
 
     def log_out(self, session: Session, how: Departure) -> Outcome:
-        """`session` has left; idempotent (a replaced session is already gone)."""
+        """`session` has left; idempotent (a replaced session is already gone).
+
+        The notice to users with `notify` on (CLIP 8) is in the outcome's `departures`,
+        for `take_departures`: many users leaving at once (a network failure) then reach
+        everyone as one piece instead of one delivery per departure and recipient."""
         out = Outcome()
         key = name_key(session.name)
         if self._online.get(key) is not session:
@@ -306,10 +312,36 @@ class Registry:
         out.write(_record_logout(session.name, now))
         notice = _logout_notice(session.name, how)
         if notice is not None:
-            out.to_each(
-                (other for other in self._online.values() if other.account.toggles.notify),
-                notice,
-            )
+            out.departures.append(notice)
+        return out
+
+    def add_departures(self, notices: list[object]) -> None:
+        """Logout notices whose departures are committed, to send with `take_departures`."""
+        for notice in notices:
+            assert isinstance(notice, LogoutNotice)
+            self._departures.append(notice)
+
+    @property
+    def departures_pending(self) -> bool:
+        return bool(self._departures)
+
+    def take_departures(self) -> Outcome:
+        """The logout notices of everyone who left since the last call, in order, as one
+        piece for each user online with `notify` on. The shell delivers this before any
+        other outcome and before anyone logs in, so nothing said after a departure
+        reaches anyone before its notice, and nobody hears of a departure from before
+        their own arrival."""
+        out = Outcome()
+        if not self._departures:
+            return out
+        notices, self._departures = self._departures, []
+        clip: list[Session] = []
+        telnet: list[Session] = []
+        for other in self._online.values():
+            if other.account.toggles.notify:
+                (clip if other.clip else telnet).append(other)
+        out.to_each(clip, ClipBytes(b"".join(encode_line(n.clip_line()) for n in notices)))
+        out.to_each(telnet, Lines(tuple(line for n in notices for line in n.telnet_lines())))
         return out
 
     def shut_down(self) -> Outcome:

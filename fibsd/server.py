@@ -74,6 +74,8 @@ class Server:
         self._connections: dict[Session, Connection] = {}
         #: Writes every plain connection's queued output once per scheduler pass.
         self._flusher = Flusher()
+        #: Set when someone left; `_run_departures` then sends the logout notices.
+        self._departures_arrived = trio.Event()
         # Group commit: writes wait here for the committer task, which makes each batch
         # durable with one transaction (one fsync) in a worker thread, in arrival order.
         self._pending_writes: list[_PendingWrites] = []
@@ -116,6 +118,7 @@ class Server:
         async with trio.open_nursery() as outer:
             await outer.start(self._run_committer)
             await outer.start(self._flusher.run)
+            await outer.start(self._run_departures)
             try:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
@@ -273,6 +276,7 @@ class Server:
         """Log `session` in and deliver its greeting. (A method of its own, so that the
         login's outcome, with its who list of every user online, is not kept alive for
         as long as the session lasts.)"""
+        self._deliver_departures()  # a newcomer hears of no departure before its arrival
         outcome = self.registry.log_in(
             session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
@@ -313,6 +317,11 @@ class Server:
 
     async def _apply(self, outcome: Outcome, *, issuer: Session | None) -> None:
         await self._commit(outcome.writes)
+        if outcome.departures:  # sent together with the others of this pass
+            self.registry.add_departures(outcome.departures)
+            self._departures_arrived.set()
+        else:  # what is said after a departure reaches everyone after its notice
+            self._deliver_departures()
         self._deliver(outcome, issuer=issuer)
         await self._commit(outcome.writes_after_delivery)
         if outcome.off_loop is not None:
@@ -321,6 +330,21 @@ class Server:
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    def _deliver_departures(self) -> None:
+        if self.registry.departures_pending:
+            self._deliver(self.registry.take_departures(), issuer=None)
+
+    async def _run_departures(
+        self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """Send the logout notices of each scheduler pass's departures together: when
+        thousands drop at once, everyone gets one piece instead of one per departure."""
+        task_status.started()
+        while True:
+            await self._departures_arrived.wait()
+            self._departures_arrived = trio.Event()
+            self._deliver_departures()
 
     #: When the countdown of an administrator's shutdown is announced again.
     COUNTDOWN_MARKS = (600, 300, 120, 60, 30, 10, 5)

@@ -188,6 +188,9 @@ class Core:
     def apply(self, outcome: Outcome) -> None:
         for write in outcome.writes:
             write(self.store)
+        self.registry.add_departures(outcome.departures)  # as the shell does after commit
+        if not outcome.departures and self.registry.departures_pending:
+            self.apply(self.registry.take_departures())
         for recipient, message in outcome.pairs():
             assert isinstance(recipient, Session)
             lines = recipient.render(message)

@@ -251,3 +251,38 @@ async def test_last_lists_logins_and_logouts(start_server: Any) -> None:
     assert [line.split(": ", 1)[1] for line in lines[1:]] == [
         "alice logs in.", "alice logs out.", "alice logs in."]
     assert all(line.split(": ", 1)[0].endswith(" UTC") for line in lines[1:])
+
+
+async def test_many_departures_at_once_are_all_announced_in_order(start_server: Any) -> None:
+    """Users who drop together are announced together (one piece per recipient), each
+    notice once, and a line said after the departures arrives after their notices."""
+    running = await start_server()
+    names = ["alice", "bob", "carol", "dave", "erin"]
+    for name in names:
+        await register(running, name)
+    alice, _ = await clip_login(running, "alice")
+    others = {}
+    for name in names[1:]:
+        others[name], _ = await clip_login(running, name)
+        await alice.read_until("6")
+    erin = others.pop("erin")
+    async with trio.open_nursery() as nursery:
+        for client in others.values():
+            nursery.start_soon(client.close)
+    expected = {f"8 {name} {name} drops connection." for name in others}
+    seen: set[str] = set()
+    await erin.read_until(lambda line: (seen.add(line) if line in expected else None) or seen == expected)
+    await erin.send("shout still here")
+    lines = await alice.read_until(lambda line: line.startswith("13 erin"))
+    departures = [line for line in lines if line.startswith("8 ")]
+    assert sorted(departures) == sorted(expected)
+    assert lines[-1] == "13 erin still here"
+    assert all(not line.startswith("8 ") for line in await _lines_for_a_moment(alice))
+
+
+async def _lines_for_a_moment(client: Any) -> list[str]:
+    lines: list[str] = []
+    with trio.move_on_after(0.3):
+        while True:
+            lines.append(await client.read_line())
+    return lines
