@@ -249,6 +249,7 @@ class BotPlayer:
             self.saved_with.discard(name)
             if text in _MATCH_RESUMES:
                 self.resumed += 1
+                self._moved_on = None  # whatever was sent before the break is void
                 # The turn goes on where it stopped: look at the board to see whether the
                 # bot is in the middle of its own turn (§6.3).
                 self._check_resumed = True
@@ -300,6 +301,9 @@ class BotPlayer:
         self.opponent = None
         self._move_wanted = False
         self._check_resumed = False
+        # A play sent as the opponent dropped was refused ("not connected"): after the
+        # resume the same board must be played on again, not taken for one already played.
+        self._moved_on = None
 
     def _match_over(self, won: bool, fields: dict[str, str]) -> list[str]:
         opponent = self.opponent or fields.get("name", "")

@@ -203,6 +203,20 @@ async def test_an_opponent_who_drops_leaves_a_saved_match_to_resume() -> None:
     assert (await feed(player, OPENING_O.encode()))[0].startswith("move ")
 
 
+async def test_a_play_refused_because_the_opponent_just_dropped_is_made_again_after_the_resume() -> None:
+    """The race seen in the reconnect test: the bot moves as its opponent's connection
+    breaks; the play is refused; after the resume the same board must be played on."""
+    player = bot(invite="alice")
+    await logged_in(player, who("alice", opponent="bot"))
+    await feed(player, line(Text.JOINED_YOU_MATCH, name="alice", length=3))
+    await feed(player, OPENING_O.encode())
+    assert (await feed(player, line(Text.YOUR_TURN_TO_MOVE)))[0].startswith("move ")
+    await feed(player, line(Text.OPPONENT_DISCONNECTED, name="alice"))
+    await feed(player, line(Text.DROPS_CONNECTION_GAME_SAVED, name="alice"))
+    assert await feed(player, line(Text.JOINED_MATCH_LOADED, name="alice")) == ["board"]
+    assert (await feed(player, OPENING_O.encode()))[0].startswith("move ")
+
+
 async def test_after_slow_down_the_bot_does_what_the_board_asks() -> None:
     player = bot(Scripted(take=False))
     await logged_in(player)
