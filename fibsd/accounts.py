@@ -13,9 +13,9 @@ It must not know about the wire, trio, the clock or storage: times are passed in
 from __future__ import annotations
 
 import enum
-import secrets
 import functools
 import re
+import secrets
 import zoneinfo
 from collections.abc import Mapping
 from typing import Final, Literal, TypeAlias

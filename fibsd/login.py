@@ -16,7 +16,13 @@ from collections.abc import Awaitable, Callable, Sequence
 import attrs
 import trio
 
-from fibsd.accounts import Account, NameProblem, PasswordProblem, name_problem, password_problem
+from fibsd.accounts import (
+    Account,
+    NameProblem,
+    PasswordProblem,
+    name_problem,
+    password_problem,
+)
 from fibsd.clock import Clock
 from fibsd.config import Config
 from fibsd.connection import Connection
@@ -25,7 +31,14 @@ from fibsd.outcome import Write
 from fibsd.passwords import PasswordHasher
 from fibsd.presentation import date_line
 from fibsd.store import NameTaken, Store
-from protocol.commands import Connect, Guest, Login, TelnetLogin, check_new_name, parse_login_line
+from protocol.commands import (
+    Connect,
+    Guest,
+    Login,
+    TelnetLogin,
+    check_new_name,
+    parse_login_line,
+)
 from protocol.errors import CommandError, LoginRejected
 from protocol.framing import ECHO_OFF, ECHO_ON
 from protocol.wording import Text, banner_lines, goodbye_lines, guest_lines, render

@@ -18,7 +18,7 @@ from protocol.messages import OwnInfo, WhoInfo
 if TYPE_CHECKING:
     from fibsd.session import Session
 
-_UTC = datetime.timezone.utc
+_UTC = datetime.UTC
 
 
 @functools.lru_cache(maxsize=256)

@@ -30,12 +30,14 @@ import logging
 import signal
 import ssl
 from collections.abc import Sequence
+
 import trio
 
 from fibsd.clock import Clock, SystemClock
 from fibsd.config import Config
 from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
+from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from fibsd.login import Arrival, LoginServices, login_dialogue
 from fibsd.outcome import ClipBytes, Outcome, Write
 from fibsd.passwords import PasswordHasher
@@ -43,7 +45,6 @@ from fibsd.registry import Departure, Registry
 from fibsd.session import Session
 from fibsd.store import Store
 from fibsd.tls import server_context
-from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from protocol.errors import LineTooLong
 from protocol.framing import encode_line
 from protocol.messages import TextLine

@@ -19,8 +19,8 @@ import time
 import attrs
 import trio
 
-from fibsd.loadgen.wire import LineClient
 from fibsd.bots.moves import play_line, position_of
+from fibsd.loadgen.wire import LineClient
 from fibsd.rules import legal_plays
 from protocol.board import BoardLine
 

@@ -19,17 +19,17 @@ from fibsd.play import boards
 from fibsd.play.history import oldmoves_lines, score_before
 from fibsd.play.notation import bearoff_text, moves_text, own_point, play_error
 from fibsd.rules import (
-    Game,
     Beavered,
     CheckersMoved,
     CubeAutoDoubled,
+    Game,
     GamePhase,
     GameResult,
     GameWon,
     IllegalPlay,
-    Play,
     Match,
     MatchWon,
+    Play,
     Raccooned,
     TurnPassed,
     WinKind,

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING
 from fibsd.accounts import Account, name_problem, new_invitation_codes, password_problem
 from fibsd.outcome import OffLoop, Outcome
 from fibsd.registry import Departure
+from fibsd.store import NameTaken, Store
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text
-
-from fibsd.store import NameTaken, Store
 
 if TYPE_CHECKING:
     from fibsd.session import Session

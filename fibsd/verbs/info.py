@@ -197,7 +197,7 @@ def motd(session: Session, out: Outcome) -> None:
         out.lines(session, *lines)
 
 
-def help(session: Session, command: c.Help, out: Outcome) -> None:  # noqa: A001 - FIBS verb
+def help(session: Session, command: c.Help, out: Outcome) -> None:
     out.lines(session, *help_lines(command.topic))
 
 

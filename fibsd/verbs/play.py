@@ -15,16 +15,24 @@ from fibsd.play.lobby import (
     RANKED_EXPERIENCE,
     Interruption,
     Invitation,
-    claim as claim_match,
     interrupt,
     resume_match,
     start_match,
     stop_watching,
 )
+from fibsd.play.lobby import (
+    claim as claim_match,
+)
 from fibsd.play.notation import bearoff_text
 from fibsd.play.table import Table
+from fibsd.rules import (
+    ActionReason,
+    GamePhase,
+    GameResult,
+    IllegalAction,
+    greedy_bearoff,
+)
 from fibsd.verbs.social import refuse_if_muted
-from fibsd.rules import ActionReason, GamePhase, GameResult, IllegalAction, greedy_bearoff
 from protocol import commands as c
 from protocol.listings import (
     GameEntry,
@@ -35,7 +43,15 @@ from protocol.listings import (
     savedcount_line,
     watchers_lines,
 )
-from protocol.messages import Kibitzes, Says, TextLine, Whispers, YouKibitz, YouSay, YouWhisper
+from protocol.messages import (
+    Kibitzes,
+    Says,
+    TextLine,
+    Whispers,
+    YouKibitz,
+    YouSay,
+    YouWhisper,
+)
 from protocol.wording import Text, count_phrase
 
 if TYPE_CHECKING:

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from fibsd.accounts import SortWho, Toggles, Variables, email_is_valid, password_problem, timezone_is_valid
+from fibsd.accounts import (
+    SortWho,
+    Toggles,
+    Variables,
+    email_is_valid,
+    password_problem,
+    timezone_is_valid,
+)
 from fibsd.outcome import OffLoop, Outcome
 from protocol import commands as c
 from protocol.listings import (

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import fibsd.store as store_module
 from fibsd.accounts import Account
 from fibsd.rules import GameResult, Match, MatchOptions
-import fibsd.store as store_module
 from fibsd.store import SCHEMA_VERSION, MatchRecord, NoSuchAccount, Store
 
 

@@ -28,8 +28,8 @@ from fibsd.bots.moves import play_line
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.outcome import ClipBytes, Outcome
-from fibsd.presentation import who_info
 from fibsd.passwords import PasswordHasher
+from fibsd.presentation import who_info
 from fibsd.registry import Departure, Registry
 from fibsd.rules import GamePhase, legal_plays
 from fibsd.session import Session

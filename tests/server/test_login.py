@@ -7,7 +7,7 @@ from typing import Any
 
 import trio
 
-from tests.server.helpers import clip_login, register, telnet_login
+from tests.server.helpers import clip_login, register
 
 
 async def test_banner_has_no_line_starting_with_a_digit(start_server: Any) -> None:
