@@ -178,7 +178,8 @@ def _validate(config: Config) -> None:
     _seconds("login_timeout_seconds", config.login_timeout_seconds, 1, 24 * 3600)
     # A CLIP login line (name 20, client 20, password) must fit; 64 KiB is already silly.
     _int_in("max_line_bytes", config.max_line_bytes, 128, 65536)
-    # A `who` listing of every user plus a board must fit in the outbox.
+    # The outbox counts pieces (one per command answer or announcement, however many
+    # lines): a client that is this far behind is cut off.
     _int_in("max_output_lines", config.max_output_lines, 100, 1_000_000)
     _int_in("max_login_failures", config.max_login_failures, 1, 100)
     _seconds("commands_per_second", config.commands_per_second, 0.1, 10_000)
