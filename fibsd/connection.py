@@ -222,19 +222,23 @@ class Connection:
         if self._closed:
             self._outbox.clear()
             return
-        data = b"".join(self._outbox) if len(self._outbox) > 1 else self._outbox[0]
         try:
-            sent = _send_now(self._socket, data)
+            self._send_outbox(self._socket)
         except OSError:  # the peer is gone: what is queued can never be delivered
             self._broken()
             return
-        if sent == len(data):
-            self._outbox.clear()
-            self._drained.set()
-        else:
-            self._outbox[:] = [data[sent:]]
+        if self._outbox:
             self._blocked = True
             self._flusher.wait_writable(self)
+        else:
+            self._drained.set()
+
+    def _send_outbox(self, sock: trio.socket.SocketType) -> None:
+        """One non-blocking send of everything queued; what the kernel did not take stays
+        queued, as one piece."""
+        data = b"".join(self._outbox)
+        sent = _send_now(sock, data)
+        self._outbox[:] = [data[sent:]] if sent < len(data) else []
 
     async def drain_when_writable(self) -> None:
         """Send the rest of a full socket's outbox as the peer reads it."""
@@ -242,9 +246,7 @@ class Connection:
         try:
             while self._outbox and not self._closed:
                 await trio.lowlevel.wait_writable(self._socket)
-                data = b"".join(self._outbox)
-                sent = _send_now(self._socket, data)
-                self._outbox[:] = [data[sent:]] if sent < len(data) else []
+                self._send_outbox(self._socket)
         except (OSError, trio.ClosedResourceError, trio.BusyResourceError):
             self._broken()
         finally:

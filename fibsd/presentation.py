@@ -12,8 +12,9 @@ import functools
 import zoneinfo
 from typing import TYPE_CHECKING
 
+from protocol.framing import encode_line
 from protocol.listings import WhoEntry, time_lines
-from protocol.messages import OwnInfo, WhoInfo
+from protocol.messages import OwnInfo, WhoInfo, WhoInfoEnd
 
 if TYPE_CHECKING:
     from fibsd.session import Session
@@ -107,6 +108,9 @@ def who_line(session: Session, now: float) -> bytes:
 
 #: Where the idle seconds are among the tokens of a CLIP 5 line.
 _IDLE_TOKEN = 8
+
+#: CLIP 6, encoded: it ends every batch of who-info lines.
+WHO_INFO_END = encode_line(WhoInfoEnd().clip_line())
 
 
 def who_entry(session: Session, now: float, zone_name: str) -> WhoEntry:

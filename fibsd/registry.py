@@ -20,7 +20,7 @@ from fibsd.dice import DiceSource
 from fibsd.fairdice import SeededDice
 from fibsd.outcome import ClipBytes, Lines, Outcome, Write
 from fibsd.passwords import PasswordHasher
-from fibsd.presentation import local_time, own_info, who_line
+from fibsd.presentation import WHO_INFO_END, local_time, own_info, who_line
 from fibsd.store import Store
 from protocol.framing import encode_line
 from protocol.listings import short_date
@@ -33,17 +33,12 @@ from protocol.messages import (
     TextLine,
     UnknownLine,
     Welcome,
-    WhoInfoEnd,
 )
 from protocol.wording import Text
 
 if TYPE_CHECKING:
     from fibsd.play.table import Table
     from fibsd.session import Session
-
-
-#: CLIP 6, which ends every batch of who-info lines.
-_WHO_END = encode_line(WhoInfoEnd().clip_line())
 
 
 class Departure(enum.Enum):
@@ -189,8 +184,8 @@ class Registry:
         own_line = who_line(session, now)
         everyone = self._who_list_with(session, own_line, now)
         if session.clip:
-            out.to(session, ClipBytes(everyone + _WHO_END))
-        self._announce_arrival(session, own_line + _WHO_END, news=older is None, out=out)
+            out.to(session, ClipBytes(everyone + WHO_INFO_END))
+        self._announce_arrival(session, own_line + WHO_INFO_END, news=older is None, out=out)
         self._finally_here(session, out)
         self._back_to_the_board(session, taken_over, out)
         return out
@@ -395,7 +390,7 @@ class Registry:
         line = who_line(session, self.clock.now() if now is None else now)
         out.to_each(
             (other for other in self._online.values() if other.clip and other is not skip),
-            ClipBytes(line + _WHO_END),
+            ClipBytes(line + WHO_INFO_END),
         )
 
 

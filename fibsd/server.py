@@ -12,8 +12,8 @@ Concurrency invariants:
    (only a connection whose socket buffer is full gets a task that waits for it; a TLS
    connection has a writer task of its own).
 2. Registry and session calls never await: each command is handled atomically.
-3. Fan-out uses `send_nowait`; a recipient whose outbox is full is disconnected, the sender
-   never waits on a slow peer.
+3. Queuing output never waits: a recipient whose outbox is full is disconnected, the
+   sender never waits on a slow peer.
 4. Every per-connection failure stays inside that connection's task: an unexpected
    exception is logged with its traceback and closes that one connection.
 5. Blocking or CPU-heavy work (password hashing, store writes) goes through

@@ -174,7 +174,13 @@ def _report(registry: Registry, table: Table, line: TextLine, out: Outcome) -> N
     """Users with `report` on, and the watchers of either player, hear of starts/ends."""
     watchers = list(table.watchers())
     out.to_each(watchers, line)
-    told = set(watchers)
+    _report_to_others(registry, table, line, out, told=set(watchers))
+
+
+def _report_to_others(
+    registry: Registry, table: Table, line: TextLine, out: Outcome, *, told: set[Session]
+) -> None:
+    """Users with `report` on, other than the players and those already `told`."""
     out.to_each(
         (other for other in registry.online()
          if other.account.toggles.report and other.table is not table and other not in told),
@@ -348,12 +354,8 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
                    TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields))
         report = TextLine.of(Text.REPORT_WINS_MATCH, name=table.names[winner], opponent=table.names[loser],
                              **fields)
-        watchers = set(table.watchers())
-        out.to_each(
-            (other for other in registry.online()
-             if other.account.toggles.report and other.table is not table and other not in watchers),
-            report,
-        )
+        # (The watchers heard it from the table already.)
+        _report_to_others(registry, table, report, out, told=set(table.watchers()))
     table.reveal_seed(out)
     state = match.to_dict()
     if isinstance(table.dice, SeededDice):

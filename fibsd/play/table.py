@@ -213,9 +213,9 @@ class Table:
         now = self.registry.clock.now()
         match = self.match
         game = match.game
-        at_game = (game, len(match.finished_games))
-        if self._saved_at_game is None or self._saved_at_game[0] is not game \
-                or self._saved_at_game[1] != at_game[1]:
+        finished = len(match.finished_games)
+        saved = self._saved_at_game
+        if saved is None or saved[0] is not game or saved[1] != finished:
             state = self.saved_state()
             out.write(lambda store: store.save_match(first, second, state, now))
         else:
@@ -226,7 +226,7 @@ class Table:
                 ("extend", ("match", "game", "history"), game.history_dicts_since(self._saved_history)),
             ]
             out.write(lambda store: store.patch_saved_match(first, second, patch, now))
-        self._saved_at_game = at_game
+        self._saved_at_game = (game, finished)
         self._saved_history = game.history_length
 
     # --------------------------------------------------------------- flow

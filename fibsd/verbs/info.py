@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING
 
 from fibsd import __version__
 from fibsd.outcome import ClipBytes, Outcome
-from fibsd.presentation import local_time, who_entry, who_line
+from fibsd.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from protocol import commands as c
-from protocol.framing import encode_line
 from protocol.listings import (
     RatingEntry,
     WhoisInfo,
@@ -27,7 +26,7 @@ from protocol.listings import (
     whois_lines,
     whois_unknown,
 )
-from protocol.messages import MotdBegin, MotdEnd, TextLine, UnknownLine, WhoInfoEnd
+from protocol.messages import MotdBegin, MotdEnd, TextLine, UnknownLine
 from protocol.wording import Text, render
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ def who(session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
         # FIBS omits the 6 after `who` but always sends it after `rawwho`; a 6 after `who`
         # is harmless for every client parser reviewed, and meowBG waits for it.
         listing = b"".join(who_line(other, now) for other in chosen)
-        out.to(session, ClipBytes(listing + encode_line(WhoInfoEnd().clip_line())))
+        out.to(session, ClipBytes(listing + WHO_INFO_END))
         return
     zone = session.account.variables.timezone
     entries = [who_entry(other, now, zone) for other in chosen]
