@@ -27,9 +27,9 @@ resignation right after rolling), `Doubles => N`, `Beavers => N`, `Raccoons => N
 other, as gnubg's own `export match mat` writes it: set apart on an unnumbered line,
 gnubg 1.07 misread it and scored phantom games. While the game is still being played
 gnubg takes `Wins` as the loser's resignation, its kind (single, gammon, backgammon)
-inferred from N against the cube, so N is the game's value before any match cap; gnubg
-therefore shows the decisive game's full value in its final score (e.g. 9-5 in a
-7-point match that FIBS scores 7-5), every other number agrees.
+inferred from N against the cube, so N is the game's full value; gnubg therefore shows
+the decisive game's full value in its final score (e.g. 9-5 in a 7-point match), as
+FIBS and fibsd score it too.
 
 Not expressible in the format, so gnubg cannot know them: a match played without the
 Crawford rule (gnubg assumes it in every match), the Holland rule, Jacoby and automatic
@@ -238,10 +238,7 @@ def export_mat(
         lines += _game_lines(game.history, last_game_of_match=last)
         lines.append("")
         if won is not None:
-            points = won.points
-            if options.length is not None:  # the match score gets no bonus beyond
-                points = min(points, options.length - score[won.winner])
-            score[won.winner] += points
+            score[won.winner] += won.points  # full points, as the match adds them
     return "\n".join(lines) + "\n"
 
 

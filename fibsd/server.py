@@ -425,7 +425,7 @@ class Server:
         # and queued as the same bytes for each; the flusher later sends each recipient
         # everything queued for it in one piece.
         connections = self._connections
-        encoded: dict[tuple[int, bool, int], bytes] = {}
+        encoded: dict[tuple[int, bool, int, bool], bytes] = {}
         for recipients, message in outcome.deliveries:
             clip_data = message.data if isinstance(message, ClipBytes) else None
             for recipient in recipients:
@@ -435,7 +435,7 @@ class Server:
                         continue
                     data = clip_data
                 else:
-                    key = (id(message), recipient.clip, recipient.clip_version)
+                    key = (id(message), recipient.clip, recipient.clip_version, recipient.extensions)
                     found = encoded.get(key)
                     if found is None:  # rendering depends on the message and client kind
                         found = b"".join(encode_line(line) for line in recipient.render(message))

@@ -76,6 +76,10 @@ class Session:
     #: What this user's CLIP 5 line shows, and the line's encoded halves around the idle
     #: time (`presentation.who_line`).
     who_line_cache: tuple[tuple[object, ...], bytes, bytes] | None = None
+    #: Whether this session gets fibsd's own lines (`wording.EXTENSION_LINES`): on for
+    #: telnet users, off for CLIP clients until they `toggle extensions` (for this session).
+    extensions: bool = attrs.field(
+        default=attrs.Factory(lambda self: not self.clip, takes_self=True))
 
     def __attrs_post_init__(self) -> None:
         if not self.last_input_at:
@@ -131,7 +135,8 @@ class Session:
             return list(message.lines)
         if isinstance(message, ClipBytes):
             return message.lines() if self.clip else []
-        return render_lines(_server_message(message), clip=self.clip, clip_version=self.clip_version)
+        return render_lines(_server_message(message), clip=self.clip, clip_version=self.clip_version,
+                            extensions=self.extensions)
 
     def prompt(self) -> str:
         return Text.COMMAND_PROMPT.value

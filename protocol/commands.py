@@ -23,6 +23,7 @@ import attrs
 
 from protocol.errors import CommandError, LoginRejected
 from protocol.listings import (
+    SESSION_TOGGLE_NAMES,
     SET_VARIABLES,
     SORTWHO_VALUES,
     TOGGLE_ALIASES,
@@ -114,6 +115,7 @@ class ShowWhat(enum.Enum):
     SAVEDCOUNT = "savedcount"
     WATCHERS = "watchers"
     MAX = "max"
+    DICE = "dice"  # fibsd: the dice commitment of the match you play or watch
 
 
 # --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
@@ -775,11 +777,14 @@ def _unique_prefix(word: str, choices: tuple[str, ...]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+_ALL_TOGGLE_NAMES: Final = TOGGLE_NAMES + SESSION_TOGGLE_NAMES
+
+
 def _parse_toggle(rest: str) -> Command:
     names: list[str] = []
     for word in rest.split():
         lower = word.lower()
-        name = TOGGLE_ALIASES.get(lower) or _unique_prefix(lower, TOGGLE_NAMES)
+        name = TOGGLE_ALIASES.get(lower) or _unique_prefix(lower, _ALL_TOGGLE_NAMES)
         if name is None:
             raise CommandError(render(Text.TOGGLE_UNKNOWN, word=word))
         names.append(name)

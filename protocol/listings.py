@@ -29,6 +29,8 @@ __all__ = [
     "TOGGLE_BY_NAME",
     "TOGGLE_DEFAULTS",
     "TOGGLE_NAMES",
+    "EXTENSIONS_TOGGLE",
+    "SESSION_TOGGLE_NAMES",
     "GameEntry",
     "RatingEntry",
     "Redoubles",
@@ -106,19 +108,30 @@ TOGGLE_DEFAULTS: Final[Mapping[str, bool]] = {spec.name: spec.default for spec i
 TOGGLE_BY_NAME: Final[Mapping[str, ToggleSpec]] = {spec.name: spec for spec in TOGGLES}
 # Old names FIBS still accepts (§5.3: `autoroll` is an alias of `double`).
 TOGGLE_ALIASES: Final[Mapping[str, str]] = {"autoroll": "double"}
+# fibsd's own per-session toggle, not an account setting (so not in CLIP 2 nor in a CLIP
+# client's listing of FIBS's 17): whether the session gets `wording.EXTENSION_LINES`.
+EXTENSIONS_TOGGLE: Final = "extensions"
+SESSION_TOGGLE_NAMES: Final[tuple[str, ...]] = (EXTENSIONS_TOGGLE,)
 
 
-def toggle_listing(values: Mapping[str, bool]) -> list[str]:
-    """`toggle` without arguments: the header and exactly 17 `name  YES|NO` lines."""
+def toggle_listing(values: Mapping[str, bool], extensions: bool | None = None) -> list[str]:
+    """`toggle` without arguments: the header and exactly 17 `name  YES|NO` lines, plus a
+    last `extensions` row when `extensions` is given (sessions that take fibsd's lines)."""
     lines = [Text.TOGGLE_HEADER.value]
     for spec in TOGGLES:
         row = Text.TOGGLE_ROW_YES if values[spec.name] else Text.TOGGLE_ROW_NO
         lines.append(render(row, toggle=spec.name))
+    if extensions is not None:
+        row = Text.TOGGLE_ROW_YES if extensions else Text.TOGGLE_ROW_NO
+        lines.append(render(row, toggle=EXTENSIONS_TOGGLE))
     return lines
 
 
 def toggle_answer(name: str, value: bool) -> str:
     """The `** ...` line after toggle `name` became `value`."""
+    if name == EXTENSIONS_TOGGLE:
+        answer = Text.TOGGLE_EXTENSIONS_ON if value else Text.TOGGLE_EXTENSIONS_OFF
+        return answer.value
     return TOGGLE_BY_NAME[name].answer(value)
 
 
@@ -425,10 +438,13 @@ class SavedEntry:
 
 
 def saved_lines(entries: Sequence[SavedEntry]) -> list[str]:
-    """`show saved`: header and rows (FCM, Gibbon and MatchDog parse them), or `no saved games.`"""
-    if not entries:
-        return [Text.NO_SAVED_GAMES.value]
+    """`show saved`: the header, then the rows or `no saved games.` (FCM, Gibbon and MatchDog
+    parse them). The header comes first even when there is nothing saved: Gibbon's lexer
+    reads `no saved games.` only inside the listing its header opens (docs/compatibility.md)."""
     lines = [Text.SAVED_HEADER.value]
+    if not entries:
+        lines.append(Text.NO_SAVED_GAMES.value)
+        return lines
     for entry in entries:
         text = _SAVED_ROWS[(entry.mark, entry.length is None)]
         lines.append(

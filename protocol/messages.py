@@ -16,7 +16,14 @@ import attrs
 
 from protocol import ascii_board
 from protocol.board import BoardLine, BoardLineError
-from protocol.wording import Text, format_fields, match_text, render, template_fields
+from protocol.wording import (
+    EXTENSION_LINES,
+    Text,
+    format_fields,
+    match_text,
+    render,
+    template_fields,
+)
 
 CLIP_VERSION: Final = 1008  # what every client sends
 CLIP_ALERT_VERSION: Final = 1009  # the first CLIP version that understands message 20
@@ -546,16 +553,21 @@ def is_server_message(value: object) -> TypeGuard[ServerMessage]:
 
 
 def render_lines(
-    message: ServerMessage, *, clip: bool, clip_version: int = CLIP_VERSION
+    message: ServerMessage, *, clip: bool, clip_version: int = CLIP_VERSION,
+    extensions: bool = True,
 ) -> list[str]:
     """The lines (without CRLF) `message` becomes for one recipient.
 
     `clip` is the recipient's session mode (CLIP login vs telnet); `clip_version` the
-    version it logged in with (CLIP 20 needs 1009). Empty when the recipient gets nothing
-    (e.g. who-info for a telnet user).
+    version it logged in with (CLIP 20 needs 1009); `extensions` whether it takes fibsd's
+    own lines (`EXTENSION_LINES`: without it, each becomes its FIBS fallback or nothing).
+    Empty when the recipient gets nothing (e.g. who-info for a telnet user).
     """
     match message:
         case TextLine():
+            if not extensions and message.text in EXTENSION_LINES:
+                fallback = EXTENSION_LINES[message.text]
+                return [] if fallback is None else [render(fallback)]
             return [message.line]
         case BoardMessage():
             return message.lines()

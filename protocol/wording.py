@@ -588,12 +588,12 @@ class Text(enum.Enum):
     HELP_SAY = "say (s) <message> - talk to your opponent."
     HELP_SET = "set [<variable> [<value>]] - show or change boardstyle, linelength, pagelength, redoubles, sortwho, timezone."
     HELP_SHOUT = "shout <message> - talk to everybody who is not silent."
-    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max - show information about games."
+    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice - show information about games."
     HELP_SHUTDOWN = "shutdown - administrators only."
     HELP_STAT = "stat - show server statistics."
     HELP_TELL = "tell (t) <user> <message> - talk to <user>."
     HELP_TIME = "time - show the date and time."
-    HELP_TOGGLE = "toggle (to) [<name> ...] - switch a setting on or off; alone: list them."
+    HELP_TOGGLE = "toggle (to) [<name> ...] - switch a setting on or off; alone: list them. 'toggle extensions': fibsd's own notices (on for telnet, off for clients)."
     HELP_UNWATCH = "unwatch - stop watching."
     HELP_VERSION = "version - show the server version."
     HELP_WAITFOR = "waitfor [<user> ...] - be told when <user> logs in; alone: list."
@@ -682,6 +682,10 @@ class Text(enum.Enum):
     # Verifiable dice (docs/dice.md).
     DICE_COMMITMENT = "** The dice of this match are committed: fibsd-dice-v1 {commitment}"
     DICE_REVEALED = "** The dice seed of this match was {seed}"
+    NO_DICE_COMMITMENT = "** You're not playing or watching a match with verifiable dice."
+    # The per-session switch for the lines FIBS never sent (EXTENSION_LINES below).
+    TOGGLE_EXTENSIONS_ON = "** You will be told fibsd's own notices (dice commitments, droppers)."
+    TOGGLE_EXTENSIONS_OFF = "** You will get only the lines FIBS sends."
     # Dropper protection and reattaching (fibsd's own sentences).
     WHOIS_DROPS = "  Dropped matches: {count}"
     DROPPER_GRACE = "** {name} has {seconds} seconds to come back. Then you may 'claim' the match, or 'leave' to keep it saved."
@@ -696,6 +700,20 @@ class Text(enum.Enum):
     YOU_RACCOON = "You raccoon. The cube shows {cube}."
     RACCOONS_CUBE = "{name} raccoons. The cube shows {cube}."
     RACCOONS = "{name} raccoons."
+
+# fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
+# GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
+# gets them only after `toggle extensions` (telnet sessions have it on). The value is the
+# FIBS sentence sent instead, or None to send nothing (docs/compatibility.md lists them).
+EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
+    Text.DICE_COMMITMENT: None,
+    Text.DICE_REVEALED: None,
+    Text.DROPPER_GRACE: None,
+    # FIBS saved the match when the opponent dropped: a FIBS client thinks it is not playing.
+    Text.OPPONENT_DISCONNECTED: Text.NOT_PLAYING,
+    Text.WHOIS_DROPS: None,
+}
+
 
 # --- the mechanism: rendering, and the reverse direction derived from the same templates ---
 

@@ -47,16 +47,14 @@ def o_seat_of_game(first_o_seat: int, number: int) -> int:
 
 
 def score_before(match: Match, game: Game) -> tuple[int, int]:
-    """The match score when `game` started (points capped at the match length)."""
+    """The match score when `game` started (each game's full points, as FIBS adds them)."""
     score = [0, 0]
-    length = match.length
     for finished in match.finished_games:
         if finished is game:
             break
         won = finished.result
         if won is not None:
-            points = won.points if length is None else min(won.points, length - score[won.winner])
-            score[won.winner] += points
+            score[won.winner] += won.points
     return score[0], score[1]
 
 

@@ -333,6 +333,11 @@ class Table:
         """The hash this match's dice are committed to (None for unverifiable dice)."""
         return self.dice.commitment if isinstance(self.dice, SeededDice) else None
 
+    @property
+    def seed_hex(self) -> str | None:
+        """The dice seed: secret while the match runs, shown once it is over."""
+        return self.dice.seed_hex if isinstance(self.dice, SeededDice) else None
+
     def announce_commitment(self, out: Outcome) -> None:
         commitment = self.commitment
         if commitment is None:

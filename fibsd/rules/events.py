@@ -131,13 +131,13 @@ class GameWon:
     winner: int
     result: GameResult
     cube: int
-    points: int  # value x cube (Jacoby applied), before any match cap
+    points: int  # value x cube (Jacoby applied): what the match score gains
     how: WinKind
 
 
 @attrs.frozen
 class ScoreChanged:
-    """The match score after a game; `points` may be less than the game's (match cap)."""
+    """The match score after a game: the game's full points added (no cap at the length)."""
 
     winner: int
     points: int

@@ -1,8 +1,9 @@
 """A match: a series of games to a length (1..99) or unlimited (money play).
 
-Owns `MatchOptions`, `Match` and the match's serialised form. Keeps the score (no bonus
-beyond the points needed), decides each game's cube rules (Crawford game exactly once,
-post-Crawford games, the Holland rule, and the money-play-only options: Jacoby, beavers,
+Owns `MatchOptions`, `Match` and the match's serialised form. Keeps the score (a game's
+full points are added even past the match length, as on FIBS: a gammon from 4-1 in a
+5-point match ends it 6-1), decides each game's cube rules (Crawford game exactly once,
+post-Crawford games, no cube in a 1-point match, the Holland rule, and the money-play-only options: Jacoby, beavers,
 automatic doubles, redouble limit) and starts the next game when one ends. Every action
 is the game's action, validated before anything changes; the returned events add
 `ScoreChanged`, `MatchWon` and `GameStarted` where they happen.
@@ -142,7 +143,8 @@ class Match:
         if o.holland and self._post_crawford and self._score[0] != self._score[1]:
             holland_player = 0 if self._score[0] < self._score[1] else 1
         return CubeRules(
-            enabled=not self._crawford_game,
+            # The cube is dead in a 1-point match: FIBS rolls for the player at once.
+            enabled=not self._crawford_game and o.length != 1,
             beavers=money and o.beavers,
             auto_doubles_max=o.auto_doubles_max if money else 0,
             max_redoubles=o.max_redoubles if money else None,
@@ -164,9 +166,7 @@ class Match:
         if won is None:
             return events
         length = self.options.length
-        points = won.points
-        if length is not None:
-            points = min(points, length - self._score[won.winner])  # no bonus beyond
+        points = won.points  # all of them, as FIBS adds them (docs/compatibility.md)
         self._score[won.winner] += points
         events.append(ScoreChanged(won.winner, points, self.score))
         if length is not None and self._score[won.winner] >= length:

@@ -1,7 +1,7 @@
 """Game results and their worth: single, gammon or backgammon, times the cube.
 
 Owns `game_result` (read off the loser's checkers) and `game_points` (value x cube,
-with the Jacoby rule). Knows nothing of turns or match scores (the match caps points).
+with the Jacoby rule). Knows nothing of turns or match scores (the match adds them).
 """
 
 from __future__ import annotations

@@ -119,7 +119,8 @@ def whois(session: Session, command: c.Whois, out: Outcome) -> None:
         playing_with=online.opponent_name if online is not None else None,
         away_message=online.away_message if online is not None else None,
         email=account.email,
-        drops=registry.store.drop_count(account.name),
+        # fibsd's drop count is an extension line (wording.EXTENSION_LINES).
+        drops=registry.store.drop_count(account.name) if session.extensions else None,
     )
     out.lines(session, *whois_lines(info, zone))
 
@@ -149,6 +150,27 @@ def show(session: Session, command: c.Show, out: Outcome) -> None:
             play.show_watchers(session, out)
         case c.ShowWhat.MAX:
             out.lines(session, show_max_line(registry.online_count(), registry.peak_online))
+        case c.ShowWhat.DICE:
+            show_dice(session, out)
+
+
+def show_dice(session: Session, out: Outcome) -> None:
+    """`show dice`: the commitment of the match this user plays or watches, or of the
+    last one played, with its seed once that match ended (docs/dice.md). Asked for, so a
+    CLIP client gets it without `toggle extensions`."""
+    watched = session.watching
+    table = session.table or (watched.table if watched is not None else None)
+    finished = table is None and session.last_table is not None
+    if finished:
+        table = session.last_table
+    commitment = None if table is None else table.commitment
+    if table is None or commitment is None:
+        out.lines(session, Text.NO_DICE_COMMITMENT.value)
+        return
+    out.lines(session, render(Text.DICE_COMMITMENT, commitment=commitment))
+    seed = table.seed_hex
+    if finished and seed is not None:  # `last_table` is always a finished match
+        out.lines(session, render(Text.DICE_REVEALED, seed=seed))
 
 
 def ratings(session: Session, command: c.Ratings, out: Outcome) -> None:

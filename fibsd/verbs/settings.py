@@ -20,6 +20,7 @@ from fibsd.accounts import (
 from fibsd.outcome import OffLoop, Outcome
 from protocol import commands as c
 from protocol.listings import (
+    EXTENSIONS_TOGGLE,
     set_listing,
     set_value_is,
     set_value_set_to,
@@ -46,14 +47,21 @@ _SUGGESTED_ZONES = (
 def toggle(session: Session, command: c.Toggle, out: Outcome) -> None:
     toggles = session.account.toggles
     if not command.names:
-        out.lines(session, *toggle_listing(toggles.as_dict()))
+        # A CLIP client that did not opt in sees FIBS's 17 rows only.
+        shown = session.extensions or not session.clip
+        out.lines(session, *toggle_listing(toggles.as_dict(), session.extensions if shown else None))
         return
     status_changed = False
     for name in command.names:
+        if name == EXTENSIONS_TOGGLE:  # per session, not an account setting
+            session.extensions = not session.extensions
+            out.lines(session, toggle_answer(name, session.extensions))
+            continue
         toggles = toggles.toggled(name)
         out.lines(session, toggle_answer(name, toggles.get(name)))
         status_changed |= name in _STATUS_TOGGLES
-    _save_toggles(session, toggles, out)
+    if toggles != session.account.toggles:
+        _save_toggles(session, toggles, out)
     if status_changed:
         session.registry.announce_status(session, out)
 

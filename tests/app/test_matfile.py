@@ -352,26 +352,11 @@ def test_gnu_backgammon_imports_the_export_with_the_same_score(
     score, output = gnubg_score(path, tmp_path)
     for complaint in ("WARNING", "Invalid", "Unrecognised", "not a valid", "illegal"):
         assert complaint not in output, output[-2000:]
-    got = (score["alice"], score["bob"])
+    # gnubg adds the decisive game's full value, as FIBS and the engine do (a finished
+    # match's winner may stand past the length): the scores agree exactly.
+    assert (score["alice"], score["bob"]) == match.score
     if match.over:
-        # gnubg adds the decisive game's full value (FIBS and the engine stop at the
-        # match length); every earlier game and the loser's score must agree exactly.
-        won = match.game.result
-        assert won is not None
-        loser = 1 - won.winner
-        assert got[loser] == match.score[loser]
-        assert min(got[won.winner], match.length or 0) == match.score[won.winner]
-        assert got[won.winner] == _score_before_last(match)[won.winner] + won.points
-    else:
-        assert got == match.score
-
-
-def _score_before_last(match: Match) -> tuple[int, int]:
-    score = [0, 0]
-    for game in match.finished_games:
-        assert game.result is not None
-        score[game.result.winner] += game.result.points
-    return score[0], score[1]
+        assert max(match.score) >= (match.length or 0)
 
 
 def test_ratings_and_matfile_are_pure() -> None:

@@ -255,8 +255,12 @@ def test_show_saved_layout_is_fibs_literal() -> None:
     ]
 
 
-def test_no_saved_games() -> None:
-    assert li.saved_lines([]) == ["no saved games."]
+def test_no_saved_games_comes_after_the_header() -> None:
+    # Gibbon's lexer reads `no saved games.` only inside the listing the header opens.
+    assert li.saved_lines([]) == [
+        "  opponent          matchlength   score (your points first)",
+        "no saved games.",
+    ]
 
 
 @settings(max_examples=300, deadline=None)

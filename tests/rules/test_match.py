@@ -61,12 +61,13 @@ def test_first_game_awaits_the_opening_roll() -> None:
     assert match.game.history == (GameStarted(1, False, False),)
 
 
-def test_score_cap_no_bonus_beyond_the_points_needed() -> None:
-    match = Match(MatchOptions(length=3))
+def test_full_points_are_added_past_the_match_length() -> None:
+    # FIBS adds every point of the deciding game: a backgammon wins a 2-point match 3-0.
+    match = Match(MatchOptions(length=2))
     events = resign_game(match, 0, GameResult.BACKGAMMON)
     assert ScoreChanged(0, 3, (3, 0)) in events
     assert MatchWon(0, (3, 0)) in events
-    assert match.over and match.winner == 0
+    assert match.over and match.winner == 0 and match.score == (3, 0)
     with pytest.raises(IllegalAction) as err:
         match.opening_roll(1, 2)
     assert err.value.reason is ActionReason.MATCH_OVER
@@ -97,7 +98,7 @@ def test_crawford_game_exactly_once_then_post_crawford() -> None:
     match.roll(1, (2, 1))
     match.play(1, _any_play(match, 1))
     match.resign(0, GameResult.SINGLE)
-    events = match.accept_resignation(1)  # 2-3 with the cube at 2: capped at 2 points
+    events = match.accept_resignation(1)  # 2-1, the cube at 2: 2 points, the match 2-3
     assert ScoreChanged(1, 2, (2, 3)) in events and MatchWon(1, (2, 3)) in events
 
 
@@ -131,6 +132,26 @@ def test_one_point_match_has_no_crawford_game() -> None:
     match = Match(MatchOptions(length=1))
     events = resign_game(match, 1, GameResult.SINGLE)
     assert MatchWon(1, (0, 1)) in events
+
+
+def test_one_point_match_has_a_dead_cube() -> None:
+    # FIBS rolls for the player at once in a 1-point match: nobody may double.
+    match = Match(MatchOptions(length=1))
+    match.opening_roll(6, 5)
+    match.play(0, _any_play(match, 0))
+    assert not match.may_double(1)
+    assert not match.game.may_double_ever(0) and not match.game.may_double_ever(1)
+    with pytest.raises(RuleError):
+        match.double(1)
+
+
+def test_gammon_from_four_one_wins_five_point_match_six_one() -> None:
+    match = Match(MatchOptions(length=5))
+    for winner in (0, 0, 0, 0, 1):  # 4-1 (the Crawford game among them)
+        resign_game(match, winner, GameResult.SINGLE)
+    assert match.score == (4, 1)
+    events = resign_game(match, 0, GameResult.GAMMON)
+    assert ScoreChanged(0, 2, (6, 1)) in events and MatchWon(0, (6, 1)) in events
 
 
 def test_unlimited_match_never_ends_and_uses_money_options() -> None:

@@ -7,8 +7,11 @@ from typing import Any
 import trio
 
 from protocol.board import BoardLine
+from protocol.wording import Text
 from tests.server.client import TestClient
 from tests.server.helpers import clip_login, register
+
+EXTENSIONS_ON = Text.TOGGLE_EXTENSIONS_ON.value
 
 
 class Player:
@@ -17,7 +20,9 @@ class Player:
         self.client = client
 
     @classmethod
-    async def join_server(cls, running: Any, name: str, *, ready: bool = True, register_first: bool = True) -> Player:
+    async def join_server(cls, running: Any, name: str, *, ready: bool = True, register_first: bool = True,
+                          extensions: bool = False) -> Player:
+        """A CLIP client as FIBS clients log in; `extensions` opts in to fibsd's own lines."""
         if register_first:
             await register(running, name)
         client, _ = await clip_login(running, name)
@@ -25,6 +30,8 @@ class Player:
         await player.command("set boardstyle 3", "Value of 'boardstyle' set to 3.")
         if ready:
             await player.command("toggle ready", "** You're now ready to invite or join someone.")
+        if extensions:
+            await player.command("toggle extensions", EXTENSIONS_ON)
         return player
 
     async def send(self, line: str) -> None:

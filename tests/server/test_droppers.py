@@ -10,8 +10,9 @@ from tests.server.helpers import clip_login
 from tests.server.players import Player
 
 
-async def _playing(running: Any, dice: ScriptedDice) -> tuple[Player, Player]:
-    alice = await Player.join_server(running, "alice")
+async def _playing(running: Any, dice: ScriptedDice, *, extensions: bool = True) -> tuple[Player, Player]:
+    # alice opts in to fibsd's own lines (the grace notice, the drop count in whois).
+    alice = await Player.join_server(running, "alice", extensions=extensions)
     bob = await Player.join_server(running, "bob")
     await alice.send("invite bob 5")
     await bob.expect("Type 'join alice' to accept.")
@@ -50,6 +51,20 @@ async def test_a_dropped_player_returns_straight_into_the_match(start_server: An
     await alice.send("whois bob")
     lines = await alice.expect("  No email address.")
     assert not any(line.startswith("  Dropped matches") for line in lines)  # came back in time
+
+
+async def test_a_fibs_client_that_did_not_opt_in_sees_only_fibs_lines(start_server: Any) -> None:
+    dice = ScriptedDice([3, 1, 6, 5], coin=0)
+    running = await start_server(dice=dice)
+    alice, bob = await _playing(running, dice, extensions=False)
+    await bob.client.close()
+    await alice.expect("bob drops connection. The game was saved.")
+    await alice.send("roll")  # as on FIBS, the match was saved: she is not playing
+    lines = await alice.expect("** You're not playing.")
+    assert not any("come back" in line or "not connected" in line for line in lines)
+    await alice.send("whois bob")
+    lines = await alice.expect("  No email address.")
+    assert not any(line.startswith("  Dropped matches") for line in lines)
 
 
 async def test_after_the_grace_period_the_opponent_may_claim(start_server: Any) -> None:

@@ -221,7 +221,7 @@ async def test_illegal_plays_and_out_of_turn_commands(start_server: Any) -> None
     running = await start_server(dice=dice)
     alice = await Player.join_server(running, "alice")
     bob = await Player.join_server(running, "bob")
-    await _start(running, alice, bob, "1")
+    await _start(running, alice, bob, "3")  # not 1 point: bob's roll waits for him
     await alice.expect("It's your turn to move.")
     for command, answer in [
         ("8-5", "** You must give 2 moves."),
@@ -296,7 +296,7 @@ async def test_holland_rule_in_post_crawford_games(start_server: Any) -> None:
 async def test_dropped_connection_saves_and_join_resumes_after_restart(start_server: Any) -> None:
     dice = ScriptedDice([3, 1, 6, 5], coin=0)
     running = await start_server(dice=dice)
-    alice = await Player.join_server(running, "alice")
+    alice = await Player.join_server(running, "alice", extensions=True)
     bob = await Player.join_server(running, "bob")
     await _start(running, alice, bob, "5")
     await alice.expect("It's your turn to move.")

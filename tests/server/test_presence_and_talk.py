@@ -121,7 +121,9 @@ async def test_telnet_users_get_human_wording_and_prompts(start_server: Any) -> 
     assert await alice.expect_prompt("> ") == ["** You tell bob: hello"]
     await alice.send("toggle")
     listing = await alice.expect_prompt("> ")
-    assert listing[0] == "The current settings are:" and len(listing) == 18
+    # FIBS's 17 toggles, then fibsd's per-session `extensions` (on for telnet users).
+    assert listing[0] == "The current settings are:" and len(listing) == 19
+    assert listing[-1].split() == ["extensions", "YES"]
     await alice.send("who")
     who = await alice.expect_prompt("> ")
     assert len(who) == 3 and "alice" in who[1] + who[2] and "bob" in who[1] + who[2]

@@ -58,7 +58,7 @@ async def start_tls(start_server: Any, certificate: tuple[Path, Path], **overrid
 
 
 async def test_clip_login_and_a_match_over_tls(start_server: Any, certificate: tuple[Path, Path]) -> None:
-    dice = ScriptedDice([3, 1], coin=0)
+    dice = ScriptedDice([3, 1, 6, 5], coin=0)
     # Only loopback may connect: this passes only if the TLS peer's address is found.
     running, door = await start_tls(start_server, certificate, dice=dice,
                                     **{"club.allowed_networks": ["127.0.0.0/8"]})
@@ -79,13 +79,14 @@ async def test_clip_login_and_a_match_over_tls(start_server: Any, certificate: t
     await alice.expect("It's your turn to move.")
     await alice.send("8-5 6-5")
     await bob.expect("alice moves 8-5 6-5 .")
-    await alice.send("resign n")
-    await alice.expect("You want to resign. bob will win 1 point.")
-    await bob.expect("alice wants to resign. You will win 1 point. Type 'accept' or 'reject'.")
-    await bob.send("accept")
-    await bob.expect("You accept and win 1 point.")
-    await bob.expect("You win the 1 point match 1-0 .")
-    await alice.expect("bob wins the 1 point match 1-0 .")
+    await bob.expect("You roll 6 and 5.")  # a 1-point match: rolled for him at once
+    await bob.send("resign n")
+    await bob.expect("You want to resign. alice will win 1 point.")
+    await alice.expect("bob wants to resign. You will win 1 point. Type 'accept' or 'reject'.")
+    await alice.send("accept")
+    await alice.expect("You accept and win 1 point.")
+    await alice.expect("You win the 1 point match 1-0 .")
+    await bob.expect("alice wins the 1 point match 1-0 .")
     assert dice.remaining == 0
 
 
@@ -169,7 +170,7 @@ async def test_a_seeded_match_over_tls_verifies_from_its_export(
     running, door = await start_tls(start_server, certificate)  # seeded dice per match
     for name in ("dora", "emil"):
         await register(running, name)
-    dora = await Player.join_server(door, "dora", register_first=False)
+    dora = await Player.join_server(door, "dora", register_first=False, extensions=True)
     emil = await Player.join_server(door, "emil", register_first=False)
     await dora.send("invite emil 1")
     await emil.expect("Type 'join dora' to accept.")

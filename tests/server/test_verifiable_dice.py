@@ -12,8 +12,8 @@ from tests.server.players import Player
 
 async def test_revealed_seed_reproduces_the_rolls_and_matches_the_commitment(start_server: Any) -> None:
     running = await start_server()  # no scripted dice: each match gets seeded dice
-    alice = await Player.join_server(running, "alice")
-    bob = await Player.join_server(running, "bob")
+    alice = await Player.join_server(running, "alice", extensions=True)
+    bob = await Player.join_server(running, "bob", extensions=True)
     await alice.send("invite bob 1")
     await bob.expect("Type 'join alice' to accept.")
     await bob.send("join alice")

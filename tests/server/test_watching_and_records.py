@@ -25,8 +25,8 @@ async def _match(running: Any, dice: ScriptedDice, length: str = "1") -> tuple[P
 async def test_a_watcher_receives_every_board_from_the_watched_side(start_server: Any) -> None:
     dice = ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)
     running = await start_server(dice=dice)
-    alice, bob, carol = await _match(running, dice)
-    await carol.expect("alice and bob start a 1 point match.")
+    alice, bob, carol = await _match(running, dice, "3")
+    await carol.expect("alice and bob start a 3 point match.")
     await carol.expect("Starting a new game with alice.")  # the watched player's opponent
     boards: list[BoardLine] = [await carol.next_board()]  # after the opening roll
     await alice.expect("It's your turn to move.")
@@ -65,7 +65,7 @@ async def test_a_watcher_receives_every_board_from_the_watched_side(start_server
     assert look.player == "alice" and look.colour == 1
     await dave.send("show games")
     assert (await dave.expect("List of games:")) and (await dave.client.read_line()).split() == [
-        "alice", "-", "bob", "(1", "point", "match", "0-0)"]
+        "alice", "-", "bob", "(3", "point", "match", "0-0)"]
     await dave.send("show watchers")
     await dave.expect("Watching players:")
     assert await dave.client.read_line() == "carol is watching bob."
@@ -76,16 +76,17 @@ async def test_a_watcher_receives_every_board_from_the_watched_side(start_server
 
 
 async def test_finished_match_can_be_exported_from_inside_the_server(start_server: Any) -> None:
-    dice = ScriptedDice([3, 1], coin=0)
+    dice = ScriptedDice([3, 1, 6, 5], coin=0)
     running = await start_server(dice=dice)
     alice, bob, carol = await _match(running, dice)
     await alice.expect("It's your turn to move.")
     await alice.send("8-5 6-5")
-    await bob.expect("It's your turn. Please roll or double")
+    await bob.expect("You roll 6 and 5.")  # a 1-point match: nobody is asked to double
     await bob.send("resign g")
     await alice.send("accept")
-    await alice.expect("You win the 1 point match 1-0 .")
-    await carol.expect("alice wins the 1 point match 1-0 .")
+    # A gammon counts in full, as on FIBS: 2-0 in a 1-point match.
+    await alice.expect("You win the 1 point match 2-0 .")
+    await carol.expect("alice wins the 1 point match 2-0 .")
     await alice.send("export")
     await alice.expect("Your finished matches (type 'export <number>' for the .mat file):")
     summary = (await alice.client.read_line()).split()
