@@ -21,7 +21,9 @@ import attrs
 from protocol.wording import Text, render, time_line
 
 __all__ = [
+    "EXTENSIONS_TOGGLE",
     "HELP_TOPICS",
+    "SESSION_TOGGLE_NAMES",
     "SET_VARIABLES",
     "SORTWHO_VALUES",
     "TOGGLES",
@@ -29,8 +31,6 @@ __all__ = [
     "TOGGLE_BY_NAME",
     "TOGGLE_DEFAULTS",
     "TOGGLE_NAMES",
-    "EXTENSIONS_TOGGLE",
-    "SESSION_TOGGLE_NAMES",
     "GameEntry",
     "RatingEntry",
     "Redoubles",
