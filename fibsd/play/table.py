@@ -48,6 +48,11 @@ if TYPE_CHECKING:
 SAVED_FORMAT = 1
 
 
+def _wants_board(viewer: Session, after: str) -> bool:
+    toggles = viewer.account.toggles
+    return toggles.moreboards if after == "roll" else toggles.autoboard
+
+
 def _points(points: int) -> str:
     return count_phrase(points, "point")
 
@@ -147,15 +152,15 @@ class Table:
                 out.to(watcher, watchers)
 
     def _boards(self, out: Outcome, *, after: str) -> None:
-        """Boards after a roll (`moreboards` players) or a move/change (`autoboard`)."""
+        """Boards after a roll (to those with `moreboards`) or a move/change (`autoboard`).
+        Watchers follow their own toggles like players: FIBS's protocol sends watchers "the
+        same sequence" (fibs-protocol.md §4.1; docs/compatibility.md)."""
         for seat, player in self._players():
-            toggles = player.account.toggles
-            wanted = toggles.moreboards if after == "roll" else toggles.autoboard
-            if after == "always" or wanted:
+            if after == "always" or _wants_board(player, after):
                 out.to(player, boards.board_for(self, player, seat))
-        for seat, occupant in self._players():
-            for watcher in occupant.watched_by:
-                out.to(watcher, boards.board_for(self, watcher, seat))
+            for watcher in player.watched_by:
+                if after == "always" or _wants_board(watcher, after):
+                    out.to(watcher, boards.board_for(self, watcher, seat))
 
     def board(self, viewer: Session, seat: int) -> object:
         return boards.board_for(self, viewer, seat)

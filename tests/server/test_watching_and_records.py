@@ -26,6 +26,8 @@ async def test_a_watcher_receives_every_board_from_the_watched_side(start_server
     dice = ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)
     running = await start_server(dice=dice)
     alice, bob, carol = await _match(running, dice, "3")
+    # Watchers follow their own toggles, as players do; clients turn moreboards on.
+    await carol.command("toggle moreboards", "** Will send rawboards after rolling.")
     await carol.expect("alice and bob start a 3 point match.")
     await carol.expect("Starting a new game with alice.")  # the watched player's opponent
     boards: list[BoardLine] = [await carol.next_board()]  # after the opening roll
@@ -73,6 +75,27 @@ async def test_a_watcher_receives_every_board_from_the_watched_side(start_server
     await carol.expect("You stop watching bob.")
     await bob.expect("carol stops watching you.")
     await alice.expect("carol stops watching bob.")
+
+
+async def test_a_watcher_gets_boards_as_his_own_toggles_ask(start_server: Any) -> None:
+    dice = ScriptedDice([3, 1, 6, 5], coin=0)
+    running = await start_server(dice=dice)
+    alice, bob, carol = await _match(running, dice, "3")  # carol: moreboards off (default)
+    await carol.expect("Starting a new game with alice.")
+    await carol.next_board()  # after the opening roll, to everyone
+    await alice.expect("It's your turn to move.")
+    await alice.send("8-5 6-5")
+    await carol.next_board()  # after alice's move (autoboard on)
+    await bob.expect("It's your turn. Please roll or double")
+    await bob.send("roll")
+    await bob.expect("Please move 2 pieces.")
+    lines = await carol.command("toggle autoboard", "** The board won't be refreshed after every move.")
+    await bob.send("1-7 7-12")
+    await alice.expect("bob moves 1-7 7-12 .")
+    await carol.send("whisper done")  # everything for carol before this arrives before it
+    lines += await carol.expect("18 done")
+    assert "bob rolls 6 and 5." in lines and "bob moves 1-7 7-12 ." in lines
+    assert not any(line.startswith("board:") for line in lines)  # neither after the roll nor the move
 
 
 async def test_finished_match_can_be_exported_from_inside_the_server(start_server: Any) -> None:
