@@ -1,0 +1,117 @@
+"""A synchronous stand-in for the trio shell: drives the application core in milliseconds.
+
+`CoreDriver` owns an in-memory store, a manual clock and a dice source, logs users in and
+out, feeds them command lines and applies each `Outcome` as the server does: the writes
+are committed first (in one batch, as the group commit does; a write that fails fails the
+test), then every delivery is rendered for its recipient and appended to that user's
+inbox. Tests read what each user was told with `take(name)`: "client line in, server
+lines out", the transcript style of python-chess's `MockTransport`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from fibsd.accounts import Account
+from fibsd.clock import ManualClock
+from fibsd.config import Config
+from fibsd.dice import DiceSource
+from fibsd.outcome import Outcome
+from fibsd.passwords import PasswordHasher
+from fibsd.registry import Departure, Registry
+from fibsd.session import Session
+from fibsd.store import Store
+
+PASSWORD = "secret"
+
+
+class CoreDriver:
+    """The core with everything the shell would do done synchronously."""
+
+    def __init__(self, dice: DiceSource | None = None, *, store: Store | None = None,
+                 clock: ManualClock | None = None, **settings: object) -> None:
+        self.store = store if store is not None else Store.open(":memory:")
+        self.clock = clock if clock is not None else ManualClock()
+        self.hasher = PasswordHasher.for_tests("pbkdf2_sha256")
+        values: dict[str, dict[str, object]] = {"server": {"motd_file": "/nonexistent/fibsd-motd.txt"}}
+        for key, value in settings.items():
+            table, _, setting = key.partition("__")
+            values.setdefault(table, {})[setting] = value
+        self.config = Config.from_mapping(values)
+        self.registry = Registry(config=self.config, store=self.store, clock=self.clock,
+                                 hasher=self.hasher, dice=dice)
+        self.sessions: dict[str, Session] = {}
+        self.inbox: dict[str, list[str]] = {}
+
+    # --- accounts and logins ------------------------------------------------------------
+
+    def create(self, *names: str, **toggles: bool) -> None:
+        """Accounts with FIBS's defaults plus `toggles` (e.g. ready=True)."""
+        hashed = self.hasher.hash(PASSWORD)
+        for name in names:
+            account = Account.new(name, hashed, self.clock.now())
+            values = account.toggles
+            for toggle, value in toggles.items():
+                values = values.with_value(toggle, value)
+            self.store.create_account(attrs.evolve(account, toggles=values))
+
+    def log_in(self, name: str, *, clip: bool = True) -> Session:
+        account = self.store.get_account(name)
+        assert account is not None, f"no account {name}"
+        session = Session(
+            registry=self.registry, account=account, clip=clip, clip_version=1008,
+            client_name="driver" if clip else None, host="127.0.0.1",
+            login_at=self.clock.now(), prompts=not clip,
+        )
+        self.sessions[name] = session
+        self.inbox[name] = []
+        self.apply(self.registry.log_in(session, previous_login_at=account.last_login_at,
+                                        previous_host=account.last_login_host))
+        return session
+
+    def log_out(self, name: str, how: Departure = Departure.DROPPED) -> None:
+        self.apply(self.registry.log_out(self.sessions[name], how))
+
+    # --- commands -----------------------------------------------------------------------
+
+    def send(self, name: str, line: str) -> list[str]:
+        """`name` types `line`; returns what `name` was told in answer (its inbox is
+        emptied of it), everyone else's lines wait in their inboxes."""
+        session = self.sessions[name]
+        self.take(name)
+        self.apply(session.handle(line, monotonic=self.clock.now()))
+        if session.departure is not None:
+            self.apply(self.registry.log_out(session, session.departure))
+        return self.take(name)
+
+    def take(self, name: str) -> list[str]:
+        """Everything `name` was told since the last take."""
+        lines, self.inbox[name] = self.inbox[name], []
+        return lines
+
+    def apply(self, outcome: Outcome) -> None:
+        """As the shell: commit (one batch; any failed write fails), deliver, then the
+        writes after delivery, the off-loop job, the closes."""
+        errors = self.store.run_batch(outcome.writes)
+        failed = [error for error in errors if error is not None]
+        assert not failed, f"a write failed: {failed!r}"
+        self.registry.add_departures(outcome.departures)
+        if not outcome.departures and self.registry.departures_pending:
+            self.apply(self.registry.take_departures())
+        for recipient, message in outcome.pairs():
+            assert isinstance(recipient, Session)
+            if self.sessions.get(recipient.name) is recipient:
+                self.inbox[recipient.name].extend(recipient.render(message))
+        for write in outcome.writes_after_delivery:
+            write(self.store)
+        if outcome.off_loop is not None:
+            self.apply(outcome.off_loop.then(outcome.off_loop.work()))
+        for recipient, _reason in outcome.closes:
+            assert isinstance(recipient, Session)
+            self.apply(self.registry.log_out(recipient, Departure.DROPPED))
+
+
+def lines_with(lines: Iterable[str], fragment: str) -> list[str]:
+    return [line for line in lines if fragment in line]
