@@ -23,13 +23,13 @@ from fibsd.accounts import (
     name_problem,
     password_problem,
 )
+from fibsd.app.outcome import Write
+from fibsd.app.presentation import date_line
 from fibsd.clock import Clock
 from fibsd.config import Config
 from fibsd.connection import Connection
 from fibsd.limits import LoginGuard, WindowCounter
-from fibsd.outcome import Write
 from fibsd.passwords import PasswordHasher
-from fibsd.presentation import date_line
 from fibsd.store import NameTaken, Store
 from protocol.commands import (
     Connect,

@@ -33,16 +33,16 @@ from collections.abc import Sequence
 
 import trio
 
+from fibsd.app.outcome import ClipBytes, Outcome, Write
+from fibsd.app.registry import Departure, Registry
+from fibsd.app.session import Session
 from fibsd.clock import Clock, SystemClock
 from fibsd.config import Config
 from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
 from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from fibsd.login import Arrival, LoginServices, login_dialogue
-from fibsd.outcome import ClipBytes, Outcome, Write
 from fibsd.passwords import PasswordHasher
-from fibsd.registry import Departure, Registry
-from fibsd.session import Session
 from fibsd.store import Store
 from fibsd.tls import server_context
 from protocol.errors import LineTooLong

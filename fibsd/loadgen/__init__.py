@@ -12,6 +12,6 @@ This package owns the load client and its three scenarios, nothing of the server
 - `__main__`: the command line (`python -m fibsd.loadgen SCENARIO ...`).
 
 It talks to the server only through the socket (and /proc for memory); it never imports
-`fibsd.server`, `fibsd.session` or `fibsd.registry`, and it does not use `fibsd.bots`.
+`fibsd.server`, `fibsd.app.session` or `fibsd.app.registry`, and it does not use `fibsd.bots`.
 Traffic goes only to 127.0.0.1, and every loop is bounded in count and in time.
 """

@@ -15,13 +15,13 @@ from collections.abc import Iterable
 import attrs
 
 from fibsd.accounts import Account
+from fibsd.app.outcome import Outcome
+from fibsd.app.registry import Departure, Registry
+from fibsd.app.session import Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.dice import DiceSource
-from fibsd.outcome import Outcome
 from fibsd.passwords import PasswordHasher
-from fibsd.registry import Departure, Registry
-from fibsd.session import Session
 from fibsd.store import Store
 
 PASSWORD = "secret"

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from fibsd.app.play.table import Table
 from fibsd.dice import ScriptedDice
-from fibsd.play.table import Table
 from fibsd.rules import Match, MatchOptions
 from fibsd.rules.position import side_to_hex
 from tests.app.driver import CoreDriver

@@ -364,7 +364,7 @@ def test_ratings_and_matfile_are_pure() -> None:
     code = (
         "import sys, fibsd.ratings, fibsd.matfile; "
         "print(sorted(m for m in ('trio', 'sqlite3', 'socket', 'subprocess', 'fibsd.store', "
-        "'fibsd.server', 'fibsd.session') if m in sys.modules))"
+        "'fibsd.server', 'fibsd.app.session') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=60)

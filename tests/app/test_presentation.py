@@ -5,12 +5,12 @@ from __future__ import annotations
 import attrs
 
 from fibsd.accounts import Account
+from fibsd.app.presentation import who_info, who_line
+from fibsd.app.registry import Registry
+from fibsd.app.session import Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.passwords import PasswordHasher
-from fibsd.presentation import who_info, who_line
-from fibsd.registry import Registry
-from fibsd.session import Session
 from fibsd.store import Store
 from protocol.framing import encode_line
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import attrs
 
 from fibsd.accounts import Account
+from fibsd.app.outcome import ClipBytes, Lines
+from fibsd.app.registry import Departure, Registry
+from fibsd.app.session import Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
-from fibsd.outcome import ClipBytes, Lines
 from fibsd.passwords import PasswordHasher
-from fibsd.registry import Departure, Registry
-from fibsd.session import Session
 from fibsd.store import Store
 
 

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import attrs
 
+from fibsd.app.play.notation import own_point
 from fibsd.bots.moves import position_of
 from fibsd.bots.player import BotConfig, BotPlayer
 from fibsd.bots.strategy import RandomStrategy
-from fibsd.play.notation import own_point
 from fibsd.rules import Play, legal_plays
 from protocol.board import BoardLine, Colour
 from protocol.commands import Move, parse_command

@@ -24,15 +24,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fibsd.accounts import Account
+from fibsd.app.outcome import ClipBytes, Outcome
+from fibsd.app.presentation import who_info
+from fibsd.app.registry import Departure, Registry
+from fibsd.app.session import Session
 from fibsd.bots.moves import play_line
 from fibsd.clock import ManualClock
 from fibsd.config import Config
-from fibsd.outcome import ClipBytes, Outcome
 from fibsd.passwords import PasswordHasher
-from fibsd.presentation import who_info
-from fibsd.registry import Departure, Registry
 from fibsd.rules import GamePhase, legal_plays
-from fibsd.session import Session
 from fibsd.store import Store
 from protocol.board import Colour
 from protocol.commands import format_command, parse_command, parse_login_line

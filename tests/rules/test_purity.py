@@ -34,7 +34,7 @@ def test_importing_the_rules_loads_no_io_or_other_ring() -> None:
     code = (
         "import sys, fibsd.rules; "
         "print(sorted(m for m in ('trio', 'socket', 'asyncio', 'random', 'protocol', "
-        "'fibsd.server', 'fibsd.session', 'fibsd.registry') if m in sys.modules))"
+        "'fibsd.server', 'fibsd.app.session', 'fibsd.app.registry') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from fibsd import __version__
-from fibsd.outcome import ClipBytes, Outcome
-from fibsd.presentation import WHO_INFO_END, local_time, who_entry, who_line
+from fibsd.app.outcome import ClipBytes, Outcome
+from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from protocol import commands as c
 from protocol.listings import (
     RatingEntry,
@@ -30,7 +30,7 @@ from protocol.messages import MotdBegin, MotdEnd, TextLine, UnknownLine
 from protocol.wording import Text, render
 
 if TYPE_CHECKING:
-    from fibsd.session import Session
+    from fibsd.app.session import Session
 
 #: `ratings` without a range shows the top 20 (§5.4).
 DEFAULT_RATINGS_RANKS = 20
@@ -136,7 +136,7 @@ def where(session: Session, command: c.Where, out: Outcome) -> None:
 
 
 def show(session: Session, command: c.Show, out: Outcome) -> None:
-    from fibsd.verbs import play
+    from fibsd.app.verbs import play
 
     registry = session.registry
     match command.what:

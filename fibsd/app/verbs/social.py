@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fibsd.accounts import name_key
-from fibsd.outcome import Outcome
-from fibsd.registry import Departure
+from fibsd.app.outcome import Outcome
+from fibsd.app.registry import Departure
 from protocol import commands as c
 from protocol.listings import away_lines, waitfor_lines
 from protocol.messages import (
@@ -25,7 +25,7 @@ from protocol.messages import (
 from protocol.wording import Text, goodbye_lines
 
 if TYPE_CHECKING:
-    from fibsd.session import Session
+    from fibsd.app.session import Session
     from fibsd.store import Store
 
 

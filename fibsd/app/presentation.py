@@ -17,7 +17,7 @@ from protocol.listings import WhoEntry, time_lines
 from protocol.messages import OwnInfo, WhoInfo, WhoInfoEnd
 
 if TYPE_CHECKING:
-    from fibsd.session import Session
+    from fibsd.app.session import Session
 
 _UTC = datetime.UTC
 

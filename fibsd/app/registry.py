@@ -14,13 +14,13 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from fibsd.accounts import name_key
+from fibsd.app.outcome import ClipBytes, Lines, Outcome, Write
+from fibsd.app.presentation import WHO_INFO_END, local_time, own_info, who_line
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource
 from fibsd.fairdice import SeededDice
-from fibsd.outcome import ClipBytes, Lines, Outcome, Write
 from fibsd.passwords import PasswordHasher
-from fibsd.presentation import WHO_INFO_END, local_time, own_info, who_line
 from fibsd.store import Store
 from protocol.framing import encode_line
 from protocol.listings import short_date
@@ -37,8 +37,8 @@ from protocol.messages import (
 from protocol.wording import Text
 
 if TYPE_CHECKING:
-    from fibsd.play.table import Table
-    from fibsd.session import Session
+    from fibsd.app.play.table import Table
+    from fibsd.app.session import Session
 
 
 class Departure(enum.Enum):
@@ -228,7 +228,7 @@ class Registry:
 
     def _back_to_the_board(self, session: Session, taken_over: Table | None, out: Outcome) -> None:
         """A user who took over a session, or dropped and came back, sits down again."""
-        from fibsd.play.lobby import reseat
+        from fibsd.app.lobby import reseat
 
         if taken_over is not None:
             reseat(self, taken_over, session, out, takeover=True)
@@ -355,7 +355,7 @@ class Registry:
 
     def _leave_everything(self, session: Session, how: Departure, out: Outcome) -> None:
         """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
-        from fibsd.play.lobby import Interruption, interrupt, stop_watching
+        from fibsd.app.lobby import Interruption, interrupt, stop_watching
 
         interruption = {
             Departure.LOGGED_OUT: Interruption.LOGGED_OUT,

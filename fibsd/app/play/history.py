@@ -14,7 +14,7 @@ O: wins
 
 from __future__ import annotations
 
-from fibsd.play.notation import moves_text
+from fibsd.app.play.notation import moves_text
 from fibsd.rules import (
     Beavered,
     CheckersMoved,

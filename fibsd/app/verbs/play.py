@@ -1,16 +1,14 @@
 """Match commands: invite, join, watch, look, board, pip, the game verbs, in-game chat.
 
 Checks who may do what (FIBS's error sentences of §5.2, §5.5) and hands legal actions to
-the player's `Table` or to `fibsd.play.lobby`.
+the player's `Table` or to `fibsd.app.lobby`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fibsd.outcome import Outcome
-from fibsd.play import boards
-from fibsd.play.lobby import (
+from fibsd.app.lobby import (
     MAX_LENGTH_FOR_NEWCOMERS,
     RANKED_EXPERIENCE,
     Interruption,
@@ -20,11 +18,14 @@ from fibsd.play.lobby import (
     start_match,
     stop_watching,
 )
-from fibsd.play.lobby import (
+from fibsd.app.lobby import (
     claim as claim_match,
 )
-from fibsd.play.notation import bearoff_text
-from fibsd.play.table import Table
+from fibsd.app.outcome import Outcome
+from fibsd.app.play import boards
+from fibsd.app.play.notation import bearoff_text
+from fibsd.app.play.table import Table
+from fibsd.app.verbs.social import refuse_if_muted
 from fibsd.rules import (
     ActionReason,
     GamePhase,
@@ -32,7 +33,6 @@ from fibsd.rules import (
     IllegalAction,
     greedy_bearoff,
 )
-from fibsd.verbs.social import refuse_if_muted
 from protocol import commands as c
 from protocol.listings import (
     GameEntry,
@@ -55,7 +55,7 @@ from protocol.messages import (
 from protocol.wording import Text, count_phrase
 
 if TYPE_CHECKING:
-    from fibsd.session import Session
+    from fibsd.app.session import Session
 
 _RESULTS = {
     c.ResignKind.NORMAL: GameResult.SINGLE,

@@ -1,7 +1,7 @@
 """One logged-in user: their per-connection state and the dispatch of their commands.
 
 A `Session` turns one command line into an `Outcome` (lines for recipients, store writes)
-by calling the verb handlers in `fibsd.verbs`. It is synchronous and never awaits; work that
+by calling the verb handlers in `fibsd.app.verbs`. It is synchronous and never awaits; work that
 must leave the event loop (password hashing) is returned as an `OffLoop` job. Per-session
 state that FIBS forgets at logout lives here: away message, gag/blind lists, waitfor list,
 the last command for `!!`, messages received since login.
@@ -15,20 +15,20 @@ from typing import TYPE_CHECKING, assert_never
 import attrs
 
 from fibsd.accounts import Account, name_key
+from fibsd.app.outcome import ClipBytes, Lines, Outcome
+from fibsd.app.registry import Departure, Registry
 from fibsd.limits import TokenBucket
-from fibsd.outcome import ClipBytes, Lines, Outcome
-from fibsd.registry import Departure, Registry
 from protocol import commands as c
 from protocol.errors import CommandError
 from protocol.messages import ServerMessage, TextLine, is_server_message, render_lines
 from protocol.wording import Text
 
 if TYPE_CHECKING:
-    from fibsd.play.lobby import Invitation
-    from fibsd.play.table import Table
+    from fibsd.app.lobby import Invitation
+    from fibsd.app.play.table import Table
     from protocol.messages import Message
 
-log = logging.getLogger("fibsd.session")
+log = logging.getLogger("fibsd.app.session")
 
 
 @attrs.define(eq=False)
@@ -209,7 +209,7 @@ class Session:
         return out
 
     def dispatch(self, command: c.Command, out: Outcome) -> None:
-        from fibsd.verbs import admin, info, play, settings, social
+        from fibsd.app.verbs import admin, info, play, settings, social
 
         match command:
             case c.Blank():

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from fibsd.app.outcome import Outcome
+from fibsd.app.play import boards
+from fibsd.app.play.history import oldmoves_lines, score_before
+from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
 from fibsd.dice import DiceSource
 from fibsd.fairdice import SeededDice
-from fibsd.outcome import Outcome
-from fibsd.play import boards
-from fibsd.play.history import oldmoves_lines, score_before
-from fibsd.play.notation import bearoff_text, moves_text, own_point, play_error
 from fibsd.rules import (
     Beavered,
     CheckersMoved,
@@ -42,8 +42,8 @@ from protocol.messages import TextLine
 from protocol.wording import Text, count_phrase
 
 if TYPE_CHECKING:
-    from fibsd.registry import Registry
-    from fibsd.session import Session
+    from fibsd.app.registry import Registry
+    from fibsd.app.session import Session
 
 SAVED_FORMAT = 1
 
@@ -536,7 +536,7 @@ class Table:
                 out.lines(player, *self.moves_lines(self.last_game()))
         match_won = next((event for event in events if isinstance(event, MatchWon)), None)
         if match_won is not None:
-            from fibsd.play.lobby import finish_match  # lobby builds on tables
+            from fibsd.app.lobby import finish_match  # lobby builds on tables
 
             finish_match(self.registry, self, match_won, out)
             return

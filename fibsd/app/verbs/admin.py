@@ -10,15 +10,15 @@ import logging
 from typing import TYPE_CHECKING
 
 from fibsd.accounts import Account, name_problem, new_invitation_codes, password_problem
-from fibsd.outcome import OffLoop, Outcome
-from fibsd.registry import Departure
+from fibsd.app.outcome import OffLoop, Outcome
+from fibsd.app.registry import Departure
 from fibsd.store import NameTaken, Store
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text
 
 if TYPE_CHECKING:
-    from fibsd.session import Session
+    from fibsd.app.session import Session
 
 log = logging.getLogger("fibsd.admin")
 

@@ -16,8 +16,8 @@ from protocol.board import YOU, BoardLine, Checkers, Colour, build_board_line
 from protocol.messages import BoardMessage
 
 if TYPE_CHECKING:
-    from fibsd.play.table import Table
-    from fibsd.session import Session
+    from fibsd.app.play.table import Table
+    from fibsd.app.session import Session
 
 #: FIBS's match length for unlimited matches in the board line.
 UNLIMITED_LENGTH = 9999

@@ -17,7 +17,7 @@ from fibsd.accounts import (
     password_problem,
     timezone_is_valid,
 )
-from fibsd.outcome import OffLoop, Outcome
+from fibsd.app.outcome import OffLoop, Outcome
 from protocol import commands as c
 from protocol.listings import (
     EXTENSIONS_TOGGLE,
@@ -32,7 +32,7 @@ from protocol.messages import TextLine
 from protocol.wording import Text
 
 if TYPE_CHECKING:
-    from fibsd.session import Session
+    from fibsd.app.session import Session
 
 #: Toggles whose change other users see in the who list (CLIP 5).
 _STATUS_TOGGLES = frozenset({"ready"})

@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from fibsd.app.outcome import Outcome
+from fibsd.app.play import boards
+from fibsd.app.play.table import Table
 from fibsd.fairdice import SeededDice
-from fibsd.outcome import Outcome
-from fibsd.play import boards
-from fibsd.play.table import Table
 from fibsd.rules import Match, MatchOptions, MatchWon
 from protocol.messages import TextLine
 from protocol.wording import Text, resume_synopsis_lines
 
 if TYPE_CHECKING:
-    from fibsd.registry import Registry
-    from fibsd.session import Session
+    from fibsd.app.registry import Registry
+    from fibsd.app.session import Session
     from fibsd.store import Store
 
 #: Automatic doubles on opening ties in unlimited matches, when both players want them.
