@@ -33,9 +33,10 @@ from collections.abc import Sequence
 
 import trio
 
+from fibsd.app import dispatch, presence, presentation
 from fibsd.app.outcome import ClipBytes, Outcome, Write
-from fibsd.app.registry import Departure, Registry
-from fibsd.app.session import Session
+from fibsd.app.registry import Registry
+from fibsd.app.session import Departure, Session
 from fibsd.clock import Clock, SystemClock
 from fibsd.config import Config
 from fibsd.connection import Connection, ConnectionClosed, Flusher
@@ -174,7 +175,7 @@ class Server:
 
     async def _shut_down(self) -> None:
         """Tell everyone, save what must be saved, close every connection."""
-        await self._apply(self.registry.shut_down(), issuer=None)
+        await self._apply(presence.shut_down(self.registry), issuer=None)
         with trio.move_on_after(2.0):
             async with trio.open_nursery() as flushers:
                 for connection in list(self._connections.values()):
@@ -254,7 +255,6 @@ class Server:
         if arrival is None:
             return
         session = Session(
-            registry=self.registry,
             account=arrival.account,
             clip=arrival.clip,
             clip_version=arrival.clip_version,
@@ -270,7 +270,7 @@ class Server:
             how = await self._command_loop(session, connection)
         finally:
             with trio.CancelScope(shield=True):
-                await self._apply(self.registry.log_out(session, how), issuer=None)
+                await self._apply(presence.log_out(self.registry, session, how), issuer=None)
                 self._connections.pop(session, None)
 
     async def _arrive(self, session: Session, connection: Connection, arrival: Arrival) -> None:
@@ -278,8 +278,8 @@ class Server:
         login's outcome, with its who list of every user online, is not kept alive for
         as long as the session lasts.)"""
         self._deliver_departures()  # a newcomer hears of no departure before its arrival
-        outcome = self.registry.log_in(
-            session, previous_login_at=arrival.previous_login_at,
+        outcome = presence.log_in(
+            self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
         )
         # Others may talk to the newcomer while its login is committed; their lines wait
@@ -297,18 +297,21 @@ class Server:
                 with trio.move_on_after(self.config.idle_timeout_seconds) as idle:
                     line = await connection.read_line()
             except LineTooLong:
-                connection.write_line(session.line_too_long_notice())
+                connection.write_line(presentation.line_too_long_notice())
                 return Departure.DROPPED
             except ConnectionClosed:
                 return Departure.DROPPED
             if idle.cancelled_caught:
-                outcome = session.timed_out()
+                outcome = dispatch.timed_out(session)
                 await self._apply(outcome, issuer=session)
                 return Departure.TIMED_OUT
             if line is None:
                 return Departure.DROPPED
             # (No local name for the outcome: it would be kept while the next line is awaited.)
-            await self._apply(session.handle(line, monotonic=trio.current_time()), issuer=session)
+            await self._apply(
+                dispatch.handle(self.registry, session, line, monotonic=trio.current_time()),
+                issuer=session,
+            )
             if session.departure is not None:
                 return session.departure
             if not connection.is_open:
@@ -438,7 +441,7 @@ class Server:
                     key = (id(message), recipient.clip, recipient.clip_version, recipient.extensions)
                     found = encoded.get(key)
                     if found is None:  # rendering depends on the message and client kind
-                        found = b"".join(encode_line(line) for line in recipient.render(message))
+                        found = b"".join(encode_line(line) for line in presentation.render(recipient, message))
                         encoded[key] = found
                     data = found
                 if not data:  # e.g. a CLIP-only message for a telnet user: no new prompt
@@ -454,7 +457,7 @@ class Server:
         for recipient in touched:
             connection = connections.get(recipient)
             if connection is not None and connection.is_open:
-                connection.write_prompt(recipient.prompt())
+                connection.write_prompt(presentation.prompt(recipient))
         for recipient, reason in outcome.closes:
             assert isinstance(recipient, Session)
             connection = self._connections.get(recipient)

@@ -1,30 +1,32 @@
-"""Before and after a match: invitations, starting and resuming, saving, and the end.
+"""A match's life around the table: start, resume, interrupt, reseat, claim and finish.
 
-Owns the invitation records, the start of a new match (options agreed from both players'
-settings and the invitation), resuming a saved match, saving a match when a player leaves
-or drops, and what happens when a match ends: ratings and experience, the match record,
-the reports to other users (§6.1-6.3, §6.9, §6.11).
+The lobby starts a new match (options agreed from both players' settings and the
+invitation), resumes a saved one, saves a match when a player leaves or drops (or keeps
+it waiting for the dropper), puts a returning player back at the table, lets the
+opponent claim an abandoned match, and concludes a match that a table action won:
+ratings and experience, the match record, the reports to other users (§6.1-6.3, §6.9,
+§6.11). Whoever acts on a table calls `conclude` afterwards; the table itself only
+records the win.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import boards
 from fibsd.app.play.table import Table
+from fibsd.app.registry import Registry
+from fibsd.app.session import Invitation, Session
 from fibsd.fairdice import SeededDice
+from fibsd.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon
+from fibsd.store import Store
 from protocol.messages import TextLine
 from protocol.wording import Text, resume_synopsis_lines
-
-if TYPE_CHECKING:
-    from fibsd.app.registry import Registry
-    from fibsd.app.session import Session
-    from fibsd.store import Store
 
 #: Automatic doubles on opening ties in unlimited matches, when both players want them.
 AUTO_DOUBLES_MAX = 3
@@ -42,21 +44,6 @@ class Interruption(enum.Enum):
     TIMED_OUT = enum.auto()
     REPLACED = enum.auto()
     SHUT_DOWN = enum.auto()
-
-
-@attrs.frozen
-class Invitation:
-    """One outstanding invitation (a new one replaces it)."""
-
-    invitee_key: str
-    length: int | None  # None with `unlimited` False: resume the saved match
-    unlimited: bool = False
-    holland: bool = False
-    jacoby: bool = False
-
-    @property
-    def resume(self) -> bool:
-        return self.length is None and not self.unlimited
 
 
 def _redoubles_limit(value: int | str) -> int:
@@ -78,9 +65,10 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         auto_doubles_max=AUTO_DOUBLES_MAX if unlimited and a.toggles.autodouble and b.toggles.autodouble else 0,
     )
     dice = registry.new_match_dice()
-    table = Table(
-        registry, Match(options), (inviter.name, invitee.name),
-        first_o_seat=dice.coin(), started_at=registry.clock.now(), dice=dice,
+    table: Table[Session] = Table(
+        Match(options), (inviter.name, invitee.name),
+        clock=registry.clock, dice=dice, roll_counts=registry.roll_counts,
+        first_o_seat=dice.coin(), started_at=registry.clock.now(),
         redoubles_field=redoubles if unlimited else 0,
         crawford_disabled=not options.crawford,
     )
@@ -100,7 +88,17 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
     _report(registry, table, report, out)
     table.announce_commitment(out)
     table.start_game(out)
+    conclude(registry, table, out)
     return out
+
+
+def restore_table(registry: Registry, data: dict[str, Any]) -> Table[Session]:
+    """A saved match as a table (nobody seated); ValueError if the data is not one."""
+    dice = data.get("dice") if isinstance(data, dict) else None
+    return Table.from_saved(
+        data, clock=registry.clock, roll_counts=registry.roll_counts,
+        dice=registry.restored_match_dice(dice if isinstance(dice, dict) else None),
+    )
 
 
 def _abandon_saved_match(registry: Registry, inviter: Session, invitee: Session, out: Outcome) -> None:
@@ -122,7 +120,7 @@ def resume_match(registry: Registry, inviter: Session, invitee: Session, data: d
     """Resume the saved match of these two players (§6.3)."""
     out = Outcome()
     try:
-        table = Table.from_saved(registry, data)
+        table = restore_table(registry, data)
     except ValueError:
         for player in (inviter, invitee):
             out.to(player, TextLine.of(Text.SAVED_MATCH_CORRUPT))
@@ -157,10 +155,11 @@ def resume_match(registry: Registry, inviter: Session, invitee: Session, data: d
         out.to(player, boards.board_for(table, player, seat))
     table.prompt_current(out)
     table.persist(out)
+    conclude(registry, table, out)  # the automatic roll may have ended the match (§1.6)
     return out
 
 
-def _seat(registry: Registry, table: Table, first: Session, second: Session, out: Outcome) -> None:
+def _seat(registry: Registry, table: Table[Session], first: Session, second: Session, out: Outcome) -> None:
     for seat, player in enumerate((first, second)):
         stop_watching(player, out)
         player.invitation = None
@@ -170,7 +169,7 @@ def _seat(registry: Registry, table: Table, first: Session, second: Session, out
         registry.announce_status(player, out)
 
 
-def _report(registry: Registry, table: Table, line: TextLine, out: Outcome) -> None:
+def _report(registry: Registry, table: Table[Session], line: TextLine, out: Outcome) -> None:
     """Users with `report` on, and the watchers of either player, hear of starts/ends."""
     watchers = list(table.watchers())
     out.to_each(watchers, line)
@@ -178,7 +177,7 @@ def _report(registry: Registry, table: Table, line: TextLine, out: Outcome) -> N
 
 
 def _report_to_others(
-    registry: Registry, table: Table, line: TextLine, out: Outcome, *, told: set[Session]
+    registry: Registry, table: Table[Session], line: TextLine, out: Outcome, *, told: set[Session]
 ) -> None:
     """Users with `report` on, other than the players and those already `told`."""
     out.to_each(
@@ -249,7 +248,7 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
             registry.announce_status(player, out)
 
 
-def _suspend(registry: Registry, table: Table, seat: int, out: Outcome) -> None:
+def _suspend(registry: Registry, table: Table[Session], seat: int, out: Outcome) -> None:
     dropper = table.seats[seat]
     assert dropper is not None
     dropper.table = None
@@ -259,7 +258,7 @@ def _suspend(registry: Registry, table: Table, seat: int, out: Outcome) -> None:
     table.persist(out)
 
 
-def _count_unreturned_drop(registry: Registry, table: Table, out: Outcome) -> None:
+def _count_unreturned_drop(registry: Registry, table: Table[Session], out: Outcome) -> None:
     """The grace period is over and the dropper is still away: it counts as a drop."""
     assert table.dropped is not None
     seat, dropped_at = table.dropped
@@ -270,10 +269,10 @@ def _count_unreturned_drop(registry: Registry, table: Table, out: Outcome) -> No
         out.write(lambda store: store.record_drop(name))
 
 
-def reseat(registry: Registry, table: Table, session: Session, out: Outcome, *, takeover: bool) -> None:
+def reseat(registry: Registry, table: Table[Session], session: Session, out: Outcome, *, takeover: bool) -> None:
     """Put `session` straight back into its running match: after a drop (within or after
     the grace period), or when a new login takes over a half-dead connection."""
-    seat = 0 if table.names[0].lower() == session.key else 1
+    seat = table.seat_of_name(session.name)
     if table.dropped is not None and table.dropped[0] == seat:
         _count_unreturned_drop(registry, table, out)
     registry.suspended.pop(session.key, None)
@@ -295,7 +294,9 @@ def reseat(registry: Registry, table: Table, session: Session, out: Outcome, *, 
     if other is not None and not takeover:
         out.to(other, boards.board_for(table, other, 1 - seat))
     table.prompt_current(out)
-    registry.announce_status(session, out)
+    conclude(registry, table, out)
+    if session.table is table:  # (a match the automatic roll ended has announced it)
+        registry.announce_status(session, out)
 
 
 def claim(registry: Registry, session: Session, out: Outcome) -> None:
@@ -319,10 +320,8 @@ def claim(registry: Registry, session: Session, out: Outcome) -> None:
     finish_match(registry, table, MatchWon(seat, (score[0], score[1])), out)
 
 
-def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) -> None:
+def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: Outcome) -> None:
     """The match is over: rating block, result lines, reports, ratings, record (§6.9)."""
-    from fibsd.ratings import rating_calculation_block, rating_change
-
     match = table.match
     updates: list[tuple[str, float, int]] = []
     winner, loser = won.winner, 1 - won.winner
@@ -349,9 +348,9 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
                    (lo.name, change.loser_rating, change.loser_experience)]
     if length is not None:
         fields = dict(length=length, score=score[winner], opponent_score=score[loser])
-        table._say(out, winner, TextLine.of(Text.YOU_WIN_MATCH, **fields),
-                   TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields),
-                   TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields))
+        table.say(out, winner, TextLine.of(Text.YOU_WIN_MATCH, **fields),
+                  TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields),
+                  TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields))
         report = TextLine.of(Text.REPORT_WINS_MATCH, name=table.names[winner], opponent=table.names[loser],
                              **fields)
         # (The watchers heard it from the table already.)
@@ -381,3 +380,11 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
     for seated in (winner_session, loser_session):
         if seated is not None:
             registry.announce_status(seated, out)
+
+
+def conclude(registry: Registry, table: Table[Session], out: Outcome) -> None:
+    """After any action on `table`: if it won the match, finish the match (once)."""
+    won = table.match_won
+    if won is not None:
+        table.match_won = None
+        finish_match(registry, table, won, out)

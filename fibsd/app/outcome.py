@@ -1,7 +1,7 @@
 """What handling one command produced, as data: lines for recipients, writes, closes.
 
-The application core (registry, sessions) never touches sockets, threads or the disk. It
-returns an `Outcome`; the trio shell first commits the outcome's writes to the store (in a
+The bottom rung of the application core (`fibsd.app`), which never touches sockets, threads
+or the disk: every handler returns an `Outcome`; the trio shell first commits the outcome's writes to the store (in a
 worker thread), and only then delivers the lines, so that nothing acknowledged to a user
 can be lost by a crash. Lines are rendered per recipient (CLIP or telnet wording) when they
 are delivered.
@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
 import attrs
+
+from protocol.messages import LogoutNotice
 
 if TYPE_CHECKING:
     from fibsd.store import Store
@@ -78,7 +80,7 @@ class Outcome:
     #: are committed they join the other departures (`Registry.add_departures`) and go
     #: out together (`Registry.take_departures`): thousands leaving at once reach each
     #: user as one piece.
-    departures: list[object] = attrs.field(factory=list)
+    departures: list[LogoutNotice] = attrs.field(factory=list)
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""

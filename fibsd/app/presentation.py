@@ -1,8 +1,14 @@
-"""From the server's domain values to the codec's message values.
+"""From the server's domain values to the codec's message values, and to each user's lines.
 
 Owns the conversions the application core needs to speak FIBS: a session's own-info and
-who-info lines, who-list entries, dates in a user's time zone. It holds no wording of its
-own (that is `protocol.wording`) and no state.
+who-info lines, who-list entries, dates in a user's time zone, and `render`: what one
+delivered message becomes for one recipient (CLIP or telnet wording, fibsd's extension
+lines only for those who take them). It holds no wording of its own (that is
+`protocol.wording`) and no state.
+
+Presentation is spread over a few modules on purpose: `protocol.wording` and
+`protocol.listings` turn messages into text (the codec); this module and
+`fibsd.app.play.{boards,notation,history}` turn the server's domain values into messages.
 """
 
 from __future__ import annotations
@@ -10,14 +16,20 @@ from __future__ import annotations
 import datetime
 import functools
 import zoneinfo
-from typing import TYPE_CHECKING
 
+from fibsd.app.outcome import ClipBytes, Lines
+from fibsd.app.session import Session
 from protocol.framing import encode_line
 from protocol.listings import WhoEntry, time_lines
-from protocol.messages import OwnInfo, WhoInfo, WhoInfoEnd
-
-if TYPE_CHECKING:
-    from fibsd.app.session import Session
+from protocol.messages import (
+    OwnInfo,
+    ServerMessage,
+    WhoInfo,
+    WhoInfoEnd,
+    is_server_message,
+    render_lines,
+)
+from protocol.wording import Text
 
 _UTC = datetime.UTC
 
@@ -137,3 +149,33 @@ def _word(text: str) -> str:
     cleaned = "".join(char if char.isprintable() and not char.isspace() else "_" for char in text)
     # "-" means "empty" in who-info, so a user's own "-" must not read as one.
     return cleaned if cleaned not in ("", "-") else "_"
+
+
+# ----------------------------------------------------------------- delivery
+
+
+def render(recipient: Session, message: object) -> list[str]:
+    """The lines `message` becomes for `recipient` (CLIP or telnet wording)."""
+    if isinstance(message, Lines):
+        return list(message.lines)
+    if isinstance(message, ClipBytes):
+        return message.lines() if recipient.clip else []
+    return render_lines(_server_message(message), clip=recipient.clip,
+                        clip_version=recipient.clip_version, extensions=recipient.extensions)
+
+
+def prompt(recipient: Session) -> str:
+    """What a telnet user is shown after each burst of output."""
+    return Text.COMMAND_PROMPT.value
+
+
+def line_too_long_notice() -> str:
+    return Text.LINE_TOO_LONG.value
+
+
+def _server_message(message: object) -> ServerMessage:
+    # Deliveries are typed loosely in `Outcome` (it sits below the codec's message types'
+    # users); anything that is not a server message is a programming error caught here.
+    if is_server_message(message):
+        return message
+    raise TypeError(f"cannot deliver {message!r}")

@@ -1,21 +1,27 @@
-"""Who is online: logins, logouts and the status fan-out, synchronously.
+"""Who is online, and what everybody is told when a user's status changes.
 
 The registry owns the set of logged-in sessions (one per account, in login order), name
-lookup with FIBS's name completion, the MOTD, and what everybody else is told when a user
-arrives, leaves or changes status (CLIP 5/6 who-info, CLIP 7/8 notices, `waitfor` alerts).
-It never awaits and never touches a socket: every method returns an `Outcome`.
+lookup with FIBS's name completion, the status fan-out (CLIP 5/6 who-info to every CLIP
+user, the login notice, the who list kept between logins of the same second), the logout
+notices waiting to go out together, the matches waiting for a dropped player
+(`suspended`), and the recent logins for `last`. It also carries the server's services
+the handlers above it use (configuration, store, clock, password hasher, where each
+match's dice come from, the roll counter, the MOTD), passed to them as one value.
+
+What an arrival or a departure does to matches is `fibsd.app.presence`'s business; the
+registry never imports the lobby. It never awaits and never touches a socket.
 """
 
 from __future__ import annotations
 
 import collections
-import enum
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from fibsd.accounts import name_key
-from fibsd.app.outcome import ClipBytes, Lines, Outcome, Write
-from fibsd.app.presentation import WHO_INFO_END, local_time, own_info, who_line
+from fibsd.app.outcome import ClipBytes, Lines, Outcome
+from fibsd.app.play.table import RollCounts, Table
+from fibsd.app.presentation import WHO_INFO_END, who_line
+from fibsd.app.session import Session
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource
@@ -23,33 +29,8 @@ from fibsd.fairdice import SeededDice
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
 from protocol.framing import encode_line
-from protocol.listings import short_date
-from protocol.messages import (
-    LoginNotice,
-    LogoutNotice,
-    Message,
-    MotdBegin,
-    MotdEnd,
-    TextLine,
-    UnknownLine,
-    Welcome,
-)
+from protocol.messages import LoginNotice, LogoutNotice
 from protocol.wording import Text
-
-if TYPE_CHECKING:
-    from fibsd.app.play.table import Table
-    from fibsd.app.session import Session
-
-
-class Departure(enum.Enum):
-    """How a user left; decides what the others are told."""
-
-    LOGGED_OUT = enum.auto()  # bye, quit, ...
-    WAVED = enum.auto()  # wave twice
-    DROPPED = enum.auto()  # the connection broke or was cut (line too long, slow reader)
-    TIMED_OUT = enum.auto()  # idle timeout
-    REPLACED = enum.auto()  # the same account logged in again elsewhere
-    SHUT_DOWN = enum.auto()  # the server is stopping
 
 
 class Registry:
@@ -67,7 +48,7 @@ class Registry:
         #: own seeded, committed source (fibsd.fairdice).
         self._shared_dice = dice
         #: Every roll of the server since it started, as ordered pairs (`dicetest`).
-        self.roll_counts: collections.Counter[tuple[int, int]] = collections.Counter()
+        self.roll_counts: RollCounts = collections.Counter()
         self.store = store
         self.clock = clock
         self.hasher = hasher
@@ -83,7 +64,7 @@ class Registry:
         #: Logout notices not yet sent (`take_departures`).
         self._departures: list[LogoutNotice] = []
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
-        self.suspended: dict[str, Table] = {}
+        self.suspended: dict[str, Table[Session]] = {}
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS
@@ -145,57 +126,33 @@ class Registry:
                 return None
         return None
 
-    # ------------------------------------------------------------ arrivals
+    # ------------------------------------------------------- who is here
 
-    def log_in(
-        self,
-        session: Session,
-        *,
-        previous_login_at: float | None,
-        previous_host: str | None,
-        just_registered: bool = False,
-    ) -> Outcome:
-        """`session` has authenticated: greet it and tell everybody else."""
-        out = Outcome()
-        now = self.clock.now()
-        key = name_key(session.name)
-        older = self._online.get(key)
-        taken_over = None
-        if older is not None:
-            # One session per account: the newer login takes over the older one in place
-            # (a half-dead connection must not cost the match).
-            older.departure = Departure.REPLACED
-            out.to(older, TextLine.of(Text.CLOSED_OLD_CONNECTION, name=session.name))
-            out.close(older, "replaced by a new login")
-            del self._online[key]
-            taken_over = older.table
-            _take_over(older, session)
-            self._leave_everything(older, Departure.REPLACED, out)
-        self._online[key] = session
-        session.muted_until = self.store.sanction_until("mute", session.name, now)
+    def add(self, session: Session, now: float) -> None:
+        """`session` is online now (an older session of its account was removed first)."""
+        assert session.key not in self._online, "one session per account"
+        self._online[session.key] = session
         self.peak_online = max(self.peak_online, len(self._online))
         self._recent.append((now, session.name, Text.LAST_LOGIN_ENTRY))
-        name, host = session.name, session.host
-        out.write(lambda store: store.record_login(name, now, host))
-        self._greet(session, out, now, previous_login_at, previous_host, just_registered)
-        self._deliver_stored_messages(session, out)
-        if older is not None:
-            self._who_list = None  # the order of the online users changed
-        own_line = who_line(session, now)
-        everyone = self._who_list_with(session, own_line, now)
-        if session.clip:
-            out.to(session, ClipBytes(everyone + WHO_INFO_END))
-        self._announce_arrival(session, own_line + WHO_INFO_END, news=older is None, out=out)
-        self._finally_here(session, out)
-        self._back_to_the_board(session, taken_over, out)
-        return out
 
-    def _who_list_with(self, newcomer: Session, line: bytes, now: float) -> bytes:
+    def remove(self, session: Session, now: float | None) -> bool:
+        """`session` is gone (`now` None: not a logout for `last`, e.g. a shutdown's);
+        False if it was not the online session of its account."""
+        key = session.key
+        if self._online.get(key) is not session:
+            return False
+        del self._online[key]
+        self._who_list = None
+        if now is not None:
+            self._recent.append((now, session.name, Text.LAST_LOGOUT_ENTRY))
+        return True
+
+    def who_list_with(self, newcomer: Session, line: bytes, now: float) -> bytes:
         """Every online user's CLIP 5 line, `newcomer` (just added, last) included.
 
         Kept between logins within the same second: a login storm would otherwise build
         every user's line again for every newcomer. Idle times in it are at most a second
-        old; any status change or departure drops it (`announce_status`, `log_out`)."""
+        old; any status change or departure drops it (`announce_status`, `remove`)."""
         second = int(now)
         if self._who_list is not None and self._who_list_second == second:
             self._who_list += line
@@ -204,7 +161,7 @@ class Registry:
             self._who_list_second = second
         return self._who_list
 
-    def _announce_arrival(self, session: Session, status: bytes, *, news: bool, out: Outcome) -> None:
+    def announce_arrival(self, session: Session, status: bytes, *, news: bool, out: Outcome) -> None:
         """Everyone else learns of `session`: its who-info (CLIP) and, for users with
         `notify` on, the login notice (not when a login replaced the same user's: they
         never left). Each recipient gets one piece, built once per kind of recipient."""
@@ -226,95 +183,18 @@ class Registry:
         out.to_each(other_clip, clip_status)
         out.to_each(notified_telnet, notice)
 
-    def _back_to_the_board(self, session: Session, taken_over: Table | None, out: Outcome) -> None:
-        """A user who took over a session, or dropped and came back, sits down again."""
-        from fibsd.app.lobby import reseat
-
-        if taken_over is not None:
-            reseat(self, taken_over, session, out, takeover=True)
-            return
-        waiting = self.suspended.get(session.key)
-        if waiting is not None and any(seat is not None for seat in waiting.seats):
-            reseat(self, waiting, session, out, takeover=False)
-
-    def _greet(
-        self, session: Session, out: Outcome, now: float, previous_login_at: float | None,
-        previous_host: str | None, just_registered: bool,
-    ) -> None:
-        if session.clip:
-            out.to(
-                session,
-                Welcome(session.name, int(previous_login_at or now), previous_host or session.host),
-                own_info(session),
-                MotdBegin(),
-                *(UnknownLine(line) for line in self.motd_lines),
-                MotdEnd(),
-                UnknownLine(""),
-            )
-            return
-        if just_registered:
-            return
-        out.to(session, TextLine.of(Text.USER_AUTHENTICATED, name=session.name))
-        if previous_login_at is not None:
-            zone = session.account.variables.timezone
-            out.to(session, TextLine.of(
-                Text.LAST_LOGIN,
-                date=short_date(local_time(previous_login_at, zone), zone),
-                host=previous_host or "-",
-            ))
-        out.lines(session, *self.motd_lines)
-
-    def _deliver_stored_messages(self, session: Session, out: Outcome) -> None:
-        """Messages left while offline: shown once, then deleted (CLIP 9, §3.6)."""
-        stored = self.store.pending_messages(session.name)
-        if not stored:
-            return
-        if not session.clip:
-            out.to(session, TextLine.of(Text.MESSAGES_FOR_YOU))
-        for message in stored:
-            out.to(session, Message(message.sender, int(message.sent_at), message.text))
-        ids = [message.id for message in stored]
-        # Deleted once they are queued for the user, never before (a crash in between
-        # shows them again rather than losing them).
-        out.write_after_delivery(lambda store: store.delete_messages(ids))
-
-    def _finally_here(self, session: Session, out: Outcome) -> None:
-        """Tell those who `waitfor` this user, and the user who waited for them."""
-        key = name_key(session.name)
-        for other in self._online.values():
-            if other is not session and key in other.waiting_for:
-                del other.waiting_for[key]
-                out.to(other, TextLine.of(Text.WAITFOR_FINALLY, name=session.name))
-                out.to(session, TextLine.of(Text.WAITING_FOR_YOU, name=other.name))
+    def clear(self) -> list[Session]:
+        """Everyone leaves at once (a shutdown); returns who was online, in login order."""
+        everyone = list(self._online.values())
+        self._online.clear()
+        self._who_list = None
+        return everyone
 
     # ------------------------------------------------------------ departures
 
-    def log_out(self, session: Session, how: Departure) -> Outcome:
-        """`session` has left; idempotent (a replaced session is already gone).
-
-        The notice to users with `notify` on (CLIP 8) is in the outcome's `departures`,
-        for `take_departures`: many users leaving at once (a network failure) then reach
-        everyone as one piece instead of one delivery per departure and recipient."""
-        out = Outcome()
-        key = name_key(session.name)
-        if self._online.get(key) is not session:
-            return out
-        del self._online[key]
-        self._who_list = None
-        self._leave_everything(session, how, out)
-        now = self.clock.now()
-        self._recent.append((now, session.name, Text.LAST_LOGOUT_ENTRY))
-        out.write(_record_logout(session.name, now))
-        notice = _logout_notice(session.name, how)
-        if notice is not None:
-            out.departures.append(notice)
-        return out
-
-    def add_departures(self, notices: list[object]) -> None:
+    def add_departures(self, notices: list[LogoutNotice]) -> None:
         """Logout notices whose departures are committed, to send with `take_departures`."""
-        for notice in notices:
-            assert isinstance(notice, LogoutNotice)
-            self._departures.append(notice)
+        self._departures.extend(notices)
 
     @property
     def departures_pending(self) -> bool:
@@ -339,46 +219,6 @@ class Registry:
         out.to_each(telnet, Lines(tuple(line for n in notices for line in n.telnet_lines())))
         return out
 
-    def shut_down(self) -> Outcome:
-        """The server stops: tell everyone and record their logout."""
-        out = Outcome()
-        now = self.clock.now()
-        for session in list(self._online.values()):
-            out.to(session, TextLine.of(Text.SHUTDOWN_NOTICE, seconds=0))
-            self._leave_everything(session, Departure.SHUT_DOWN, out)
-            session.departure = Departure.SHUT_DOWN
-            out.write(_record_logout(session.name, now))
-            out.close(session, "server shutting down")
-        self._online.clear()
-        self._who_list = None
-        return out
-
-    def _leave_everything(self, session: Session, how: Departure, out: Outcome) -> None:
-        """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
-        from fibsd.app.lobby import Interruption, interrupt, stop_watching
-
-        interruption = {
-            Departure.LOGGED_OUT: Interruption.LOGGED_OUT,
-            Departure.WAVED: Interruption.LOGGED_OUT,
-            Departure.DROPPED: Interruption.DROPPED,
-            Departure.TIMED_OUT: Interruption.TIMED_OUT,
-            Departure.REPLACED: Interruption.REPLACED,
-            Departure.SHUT_DOWN: Interruption.SHUT_DOWN,
-        }[how]
-        interrupt(self, session, interruption, out)
-        gone = {
-            Departure.DROPPED: Text.WATCHED_DROPS_CONNECTION,
-            Departure.TIMED_OUT: Text.WATCHED_TIMED_OUT,
-        }.get(how, Text.WATCHED_LOGS_OUT)
-        for watcher in list(session.watched_by):
-            watcher.watching = None
-            if how is not Departure.REPLACED:
-                out.to(watcher, TextLine.of(gone, name=session.name))
-                self.announce_status(watcher, out)
-        session.watched_by.clear()
-        stop_watching(session, out)
-        session.invitation = None
-
     # ---------------------------------------------------------------- status
 
     def announce_status(
@@ -392,38 +232,3 @@ class Registry:
             (other for other in self._online.values() if other.clip and other is not skip),
             ClipBytes(line + WHO_INFO_END),
         )
-
-
-def _take_over(older: Session, newer: Session) -> None:
-    """Move what FIBS keeps per session (until logout) to the session that replaces it."""
-    newer.gagged.update(older.gagged)
-    newer.blinded.update(older.blinded)
-    newer.waiting_for.update(older.waiting_for)
-    newer.received_messages.extend(older.received_messages)
-    newer.away_message = older.away_message
-    for watcher in older.watched_by:
-        watcher.watching = newer
-        newer.watched_by.add(watcher)
-    older.watched_by.clear()
-    table = older.table
-    if table is not None:
-        seat = table.seat_of(older)
-        if seat is not None:
-            table.seats[seat] = None  # reseat() puts the newer session there
-        older.table = None
-
-
-def _record_logout(name: str, at: float) -> Write:
-    return lambda store: store.record_logout(name, at)
-
-
-def _logout_notice(name: str, how: Departure) -> LogoutNotice | None:
-    match how:
-        case Departure.LOGGED_OUT:
-            return LogoutNotice.logs_out(name)
-        case Departure.WAVED:
-            return LogoutNotice.waves_goodbye_again(name)
-        case Departure.DROPPED | Departure.TIMED_OUT:
-            return LogoutNotice.drops_connection(name)
-        case Departure.REPLACED | Departure.SHUT_DOWN:
-            return None

@@ -15,9 +15,10 @@ from collections.abc import Iterable
 import attrs
 
 from fibsd.accounts import Account
+from fibsd.app import dispatch, presence, presentation
 from fibsd.app.outcome import Outcome
-from fibsd.app.registry import Departure, Registry
-from fibsd.app.session import Session
+from fibsd.app.registry import Registry
+from fibsd.app.session import Departure, Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.dice import DiceSource
@@ -44,6 +45,9 @@ class CoreDriver:
                                  hasher=self.hasher, dice=dice)
         self.sessions: dict[str, Session] = {}
         self.inbox: dict[str, list[str]] = {}
+        #: Deliveries rendered so far, and the lines of the last one.
+        self.deliveries = 0
+        self.last_lines: list[str] = []
 
     # --- accounts and logins ------------------------------------------------------------
 
@@ -61,30 +65,39 @@ class CoreDriver:
         account = self.store.get_account(name)
         assert account is not None, f"no account {name}"
         session = Session(
-            registry=self.registry, account=account, clip=clip, clip_version=1008,
+            account=account, clip=clip, clip_version=1008,
             client_name="driver" if clip else None, host="127.0.0.1",
             login_at=self.clock.now(), prompts=not clip,
         )
         self.sessions[name] = session
         self.inbox[name] = []
-        self.apply(self.registry.log_in(session, previous_login_at=account.last_login_at,
-                                        previous_host=account.last_login_host))
+        outcome = presence.log_in(self.registry, session, previous_login_at=account.last_login_at,
+                                  previous_host=account.last_login_host)
+        self.check_login(session, outcome)
+        self.apply(outcome)
         return session
 
+    def check_login(self, session: Session, outcome: Outcome) -> None:
+        """A hook for tests that inspect a login's outcome before it is applied."""
+
     def log_out(self, name: str, how: Departure = Departure.DROPPED) -> None:
-        self.apply(self.registry.log_out(self.sessions[name], how))
+        self.apply(presence.log_out(self.registry, self.sessions[name], how))
 
     # --- commands -----------------------------------------------------------------------
 
     def send(self, name: str, line: str) -> list[str]:
         """`name` types `line`; returns what `name` was told in answer (its inbox is
         emptied of it), everyone else's lines wait in their inboxes."""
-        session = self.sessions[name]
         self.take(name)
-        self.apply(session.handle(line, monotonic=self.clock.now()))
-        if session.departure is not None:
-            self.apply(self.registry.log_out(session, session.departure))
+        self.feed(self.sessions[name], line)
         return self.take(name)
+
+    def feed(self, session: Session, line: str) -> None:
+        """The shell's part for one line: handle it, apply the outcome, and log the user
+        out if the command made them leave."""
+        self.apply(dispatch.handle(self.registry, session, line, monotonic=self.clock.now()))
+        if session.departure is not None:
+            self.apply(presence.log_out(self.registry, session, session.departure))
 
     def take(self, name: str) -> list[str]:
         """Everything `name` was told since the last take."""
@@ -102,15 +115,21 @@ class CoreDriver:
             self.apply(self.registry.take_departures())
         for recipient, message in outcome.pairs():
             assert isinstance(recipient, Session)
+            lines = presentation.render(recipient, message)
+            for text in lines:  # the codec frames lines: none may contain a line end
+                assert isinstance(text, str)
+                assert "\r" not in text and "\n" not in text, (message, text)
+            self.deliveries += 1
+            self.last_lines = lines
             if self.sessions.get(recipient.name) is recipient:
-                self.inbox[recipient.name].extend(recipient.render(message))
+                self.inbox[recipient.name].extend(lines)
         for write in outcome.writes_after_delivery:
             write(self.store)
         if outcome.off_loop is not None:
             self.apply(outcome.off_loop.then(outcome.off_loop.work()))
         for recipient, _reason in outcome.closes:
             assert isinstance(recipient, Session)
-            self.apply(self.registry.log_out(recipient, Departure.DROPPED))
+            self.apply(presence.log_out(self.registry, recipient, Departure.DROPPED))
 
 
 def lines_with(lines: Iterable[str], fragment: str) -> list[str]:

@@ -17,7 +17,7 @@ from protocol.framing import encode_line
 
 def _session(name: str, registry: Registry, clock: ManualClock) -> Session:
     return Session(
-        registry=registry, account=Account.new(name, "hash", clock.now()), clip=True,
+        account=Account.new(name, "hash", clock.now()), clip=True,
         clip_version=1008, client_name="some client", host="10.0.0.1",
         login_at=clock.now(), prompts=False,
     )

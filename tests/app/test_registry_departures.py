@@ -5,9 +5,10 @@ from __future__ import annotations
 import attrs
 
 from fibsd.accounts import Account
+from fibsd.app import presence
 from fibsd.app.outcome import ClipBytes, Lines
-from fibsd.app.registry import Departure, Registry
-from fibsd.app.session import Session
+from fibsd.app.registry import Registry
+from fibsd.app.session import Departure, Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.passwords import PasswordHasher
@@ -27,9 +28,9 @@ def _arrive(registry: Registry, clock: ManualClock, name: str, *, clip: bool = T
     account = Account.new(name, "hash", clock.now())
     if not notify:
         account = attrs.evolve(account, toggles=account.toggles.with_value("notify", False))
-    session = Session(registry=registry, account=account, clip=clip, clip_version=1008,
+    session = Session(account=account, clip=clip, clip_version=1008,
                       client_name=None, host="10.0.0.1", login_at=clock.now(), prompts=not clip)
-    registry.log_in(session, previous_login_at=None, previous_host=None)
+    presence.log_in(registry, session, previous_login_at=None, previous_host=None)
     return session
 
 
@@ -39,7 +40,7 @@ def test_departures_wait_for_their_commit_and_go_out_as_one_piece_each() -> None
     telly = _arrive(registry, clock, "telly", clip=False)
     _arrive(registry, clock, "quiet", notify=False)
     leavers = [_arrive(registry, clock, name) for name in ("bob", "carol", "dave")]
-    outcomes = [registry.log_out(leaver, how) for leaver, how in
+    outcomes = [presence.log_out(registry, leaver, how) for leaver, how in
                 zip(leavers, (Departure.DROPPED, Departure.LOGGED_OUT, Departure.WAVED))]
     # Nothing is announced by the logouts themselves: the notices ride on the outcomes,
     # and only notices the shell has committed are sent.

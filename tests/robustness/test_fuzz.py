@@ -18,26 +18,21 @@ import json
 import random
 from collections.abc import Iterator
 
-import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fibsd.accounts import Account
+from fibsd.app import presence
 from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import who_info
-from fibsd.app.registry import Departure, Registry
-from fibsd.app.session import Session
+from fibsd.app.session import Departure, Session
 from fibsd.bots.moves import play_line
-from fibsd.clock import ManualClock
-from fibsd.config import Config
-from fibsd.passwords import PasswordHasher
 from fibsd.rules import GamePhase, legal_plays
-from fibsd.store import Store
 from protocol.board import Colour
 from protocol.commands import format_command, parse_command, parse_login_line
 from protocol.errors import CommandError, LineTooLong, ProtocolError
 from protocol.framing import LineReader
+from tests.app.driver import CoreDriver
 from tests.protocol.test_commands import commands as command_values
 
 # --------------------------------------------------------------------- (a) the codec
@@ -101,7 +96,6 @@ def test_arbitrary_bytes_give_lines_or_protocol_errors(data: bytes, cuts: list[i
 # ------------------------------------------------------------ (b) the session layer
 
 NAMES = ("alice", "bob", "carol", "dave")
-PASSWORD = "secret"
 
 
 class RandomDice:
@@ -117,46 +111,27 @@ class RandomDice:
         return self._rng.randint(0, 1)
 
 
-class Core:
-    """The application core with a driver standing in for the trio shell."""
+class Core(CoreDriver):
+    """The application core under the shared synchronous driver (`tests.app.driver`)."""
 
     def __init__(self, seed: int) -> None:
-        self.store = Store.open(":memory:")
-        self.clock = ManualClock()
-        self.hasher = PasswordHasher.for_tests("pbkdf2_sha256")
-        config = Config.from_mapping({"server": {"motd_file": "/nonexistent/fibsd-motd.txt"}})
-        self.registry = Registry(config=config, store=self.store, clock=self.clock,
-                                 hasher=self.hasher, dice=RandomDice(seed))
-        hashed = self.hasher.hash(PASSWORD)
-        for name in NAMES:
-            account = Account.new(name, hashed, self.clock.now())
-            toggles = account.toggles.with_value("ready", True)
-            self.store.create_account(attrs.evolve(account, toggles=toggles))
-        self.deliveries = 0
-        self.last_lines: list[str] = []
+        super().__init__(RandomDice(seed))
+        self.create(*NAMES, ready=True)
         #: How far the clock moves per command: 50 a second, above the server's command
         #: rate limit, so long runs reach flood warnings and disconnections too.
         self.seconds_per_command = 0.02
 
     # --- the shell's part -------------------------------------------------------------
 
-    def log_in(self, name: str, *, clip: bool) -> Session:
-        account = self.store.get_account(name)
-        assert account is not None
-        session = Session(
-            registry=self.registry, account=account, clip=clip, clip_version=1008,
-            client_name="fuzz" if clip else None, host="127.0.0.1",
-            login_at=self.clock.now(), prompts=not clip,
-        )
+    def log_in(self, name: str, *, clip: bool = True) -> Session:
         # (A takeover or a return to a suspended match seats the user after the who list
         # was built, and announces the new status then: compare plain logins only.)
-        plain = self.registry.get(name) is None and name.lower() not in self.registry.suspended
-        outcome = self.registry.log_in(session, previous_login_at=account.last_login_at,
-                                       previous_host=account.last_login_host)
-        if clip and plain:
+        self._plain = self.registry.get(name) is None and name.lower() not in self.registry.suspended
+        return super().log_in(name, clip=clip)
+
+    def check_login(self, session: Session, outcome: Outcome) -> None:
+        if session.clip and self._plain:
             self.check_who_list(session, outcome)
-        self.apply(outcome)
-        return session
 
     def check_who_list(self, session: Session, outcome: Outcome) -> None:
         """A CLIP login's who list (kept between logins) shows everyone online as their
@@ -178,36 +153,10 @@ class Core:
         if self.registry.get(session.name) is not session:
             return  # its connection is gone: the shell would never call it
         self.clock.advance(self.seconds_per_command)
-        self.apply(session.handle(line))
-        if session.departure is not None:
-            self.apply(self.registry.log_out(session, session.departure))
+        self.feed(session, line)
 
     def drop(self, session: Session) -> None:
-        self.apply(self.registry.log_out(session, Departure.DROPPED))
-
-    def apply(self, outcome: Outcome) -> None:
-        for write in outcome.writes:
-            write(self.store)
-        self.registry.add_departures(outcome.departures)  # as the shell does after commit
-        if not outcome.departures and self.registry.departures_pending:
-            self.apply(self.registry.take_departures())
-        for recipient, message in outcome.pairs():
-            assert isinstance(recipient, Session)
-            lines = recipient.render(message)
-            assert isinstance(lines, list)
-            for text in lines:
-                assert isinstance(text, str)
-                assert "\r" not in text and "\n" not in text, (message, text)
-            self.deliveries += 1
-            self.last_lines = lines
-        for write in outcome.writes_after_delivery:
-            write(self.store)
-        if outcome.off_loop is not None:
-            result = outcome.off_loop.work()
-            self.apply(outcome.off_loop.then(result))
-        for recipient, _reason in outcome.closes:
-            assert isinstance(recipient, Session)
-            self.apply(self.registry.log_out(recipient, Departure.DROPPED))
+        self.apply(presence.log_out(self.registry, session, Departure.DROPPED))
 
     # --- invariants -------------------------------------------------------------------
 

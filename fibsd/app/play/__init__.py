@@ -1,5 +1,6 @@
 """Match play on the server: tables (running matches), boards per viewer, move wording.
 
-Application core: synchronous, no trio, no sockets. It drives `fibsd.rules` and words
-what happens with `protocol.wording`, per recipient.
+The lowest rung of the core above `fibsd.app.outcome`: synchronous, no trio, no sockets,
+and nothing of the users above it (a table sees its occupants through a `Protocol`). It
+drives `fibsd.rules` and words what happens with `protocol.wording`, per recipient.
 """

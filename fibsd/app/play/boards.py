@@ -5,19 +5,45 @@ field `You`) or a watcher (the watched player's name), following §4.2 of the re
 may-double flags stay as FIBS sends them (both 0 while a double is pending, the cube
 owner's only when owned, left on in the Crawford game), was-doubled is set for the doubled
 player, and the dice are shown on the side of the player who must move them.
+
+It reads a table through the small `TableView` protocol and a viewer through `Viewer`,
+so it imports neither the table (which imports it) nor the sessions above it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from fibsd.rules import GamePhase
+from fibsd.accounts import Account
+from fibsd.rules import GamePhase, Match
 from protocol.board import YOU, BoardLine, Checkers, Colour, build_board_line
 from protocol.messages import BoardMessage
 
-if TYPE_CHECKING:
-    from fibsd.app.play.table import Table
-    from fibsd.app.session import Session
+
+class Viewer(Protocol):
+    """Whoever a board is drawn for (a logged-in user)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def account(self) -> Account: ...
+
+
+class TableView(Protocol):
+    """What a board shows of a running match (`fibsd.app.play.table.Table` is one)."""
+
+    @property
+    def match(self) -> Match: ...
+    @property
+    def names(self) -> tuple[str, str]: ...
+    @property
+    def between_games(self) -> bool: ...
+    @property
+    def crawford_disabled(self) -> bool: ...
+    @property
+    def redoubles_field(self) -> int: ...
+    def is_o(self, seat: int) -> bool: ...
+    def seat_of(self, occupant: object) -> int | None: ...
 
 #: FIBS's match length for unlimited matches in the board line.
 UNLIMITED_LENGTH = 9999
@@ -28,7 +54,7 @@ def _checkers(side: tuple[int, ...]) -> Checkers:
     return Checkers(points=side[1:25], bar=side[25], off=side[0])
 
 
-def board_line(table: Table, seat: int, *, as_player: bool) -> BoardLine:
+def board_line(table: TableView, seat: int, *, as_player: bool) -> BoardLine:
     """The board from `seat`'s side; `as_player` puts `You` in the player field."""
     match = table.match
     game = match.game
@@ -81,7 +107,7 @@ def board_line(table: Table, seat: int, *, as_player: bool) -> BoardLine:
     )
 
 
-def board_for(table: Table, viewer: Session, seat: int) -> BoardMessage:
+def board_for(table: TableView, viewer: Viewer, seat: int) -> BoardMessage:
     """`viewer`'s board in its board style, from `seat`'s side."""
     playing = table.seat_of(viewer) == seat
     return BoardMessage(

@@ -5,17 +5,27 @@ the invitee), colours (which seat is O; they swap every game), the between-games
 handshake, and the narration of every action to each recipient in its own words: the
 player who acted, the opponent, the watchers of either player. It saves the complete state
 after every completed action, so a crash or a dropped connection loses nothing.
+
+A table knows nothing above it: it gets its clock, its dice and the server's roll counter
+when it is made, sees the users at it through the small `Occupant` protocol (the sessions
+of `fibsd.app.session` are occupants), and never calls the lobby. When a game ends the
+match, it records the win in `match_won`; whoever acted on the table then lets
+`fibsd.app.lobby.conclude` finish the match (ratings, record, reports).
 """
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Set as AbstractSet
+from typing import Any, Generic, Protocol, Self, TypeVar
 
+from fibsd.accounts import Account
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import boards
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
+from fibsd.clock import Clock
 from fibsd.dice import DiceSource
 from fibsd.fairdice import SeededDice
 from fibsd.rules import (
@@ -38,17 +48,32 @@ from fibsd.rules import (
     pip_count,
 )
 from protocol.commands import MovePoint
-from protocol.messages import TextLine
+from protocol.messages import BoardMessage, TextLine
 from protocol.wording import Text, count_phrase
-
-if TYPE_CHECKING:
-    from fibsd.app.registry import Registry
-    from fibsd.app.session import Session
 
 SAVED_FORMAT = 1
 
+RollCounts = collections.Counter[tuple[int, int]]
 
-def _wants_board(viewer: Session, after: str) -> bool:
+
+class Occupant(Protocol):
+    """What a table reads from a user at it or watching it (a `Session` is one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def account(self) -> Account: ...
+    @property
+    def clip(self) -> bool: ...
+    @property
+    def watched_by(self) -> AbstractSet[Self]: ...
+    def reset_toggles_for_new_game(self, out: Outcome) -> None: ...
+
+
+O = TypeVar("O", bound=Occupant)
+
+
+def _wants_board(viewer: Occupant, after: str) -> bool:
     toggles = viewer.account.toggles
     return toggles.moreboards if after == "roll" else toggles.autoboard
 
@@ -57,26 +82,29 @@ def _points(points: int) -> str:
     return count_phrase(points, "point")
 
 
-class Table:
+class Table(Generic[O]):
     """One match in progress (or between games) and who takes part in it."""
 
     def __init__(
         self,
-        registry: Registry,
         match: Match,
         names: tuple[str, str],
         *,
+        clock: Clock,
+        dice: DiceSource,
+        roll_counts: RollCounts,
         first_o_seat: int,
         started_at: float,
         redoubles_field: int = 0,
         crawford_disabled: bool = False,
         awaiting_join: frozenset[int] = frozenset(),
         opening_done: bool = False,
-        dice: DiceSource | None = None,
     ) -> None:
-        self.registry = registry
+        self.clock = clock
         #: This match's dice (seeded and committed in production).
-        self.dice: DiceSource = dice if dice is not None else registry.new_match_dice()
+        self.dice = dice
+        #: The server's count of every roll (`dicetest`), shared by all tables.
+        self.roll_counts = roll_counts
         self.match = match
         self.names = names
         self.first_o_seat = first_o_seat
@@ -89,7 +117,7 @@ class Table:
         self.awaiting_join: set[int] = set(awaiting_join)
         #: The opening roll of the current game has been decided.
         self.opening_done = opening_done
-        self.seats: list[Session | None] = [None, None]
+        self.seats: list[O | None] = [None, None]
         #: (seat, when) of a player who dropped and may still come back (not saved:
         #: after a restart the match is an ordinary saved match).
         self.dropped: tuple[int, float] | None = None
@@ -99,6 +127,8 @@ class Table:
         self._saved_at_game: tuple[Game, int] | None = None
         #: How many events of that game's history the store has.
         self._saved_history = 0
+        #: Set when a game ended the match; `fibsd.app.lobby.conclude` finishes it.
+        self.match_won: MatchWon | None = None
 
     # ----------------------------------------------------------------- seats
 
@@ -111,24 +141,28 @@ class Table:
         o_seat = self.first_o_seat if self.match.game_number % 2 == 1 else 1 - self.first_o_seat
         return seat == o_seat
 
-    def seat_of(self, session: Session) -> int | None:
-        for seat, occupant in enumerate(self.seats):
-            if occupant is session:
+    def seat_of(self, occupant: object) -> int | None:
+        for seat, seated in enumerate(self.seats):
+            if seated is occupant:
                 return seat
         return None
+
+    def seat_of_name(self, name: str) -> int:
+        """The seat of the player called `name` (any case; the other seat if neither)."""
+        return 0 if self.names[0].lower() == name.lower() else 1
 
     def colour_letter(self, seat: int) -> str:
         return "O" if self.is_o(seat) else "X"
 
-    def watchers(self, seat: int | None = None) -> list[Session]:
+    def watchers(self, seat: int | None = None) -> list[O]:
         """Who watches either player (or the one in `seat`)."""
-        found: list[Session] = []
+        found: list[O] = []
         for index, occupant in enumerate(self.seats):
             if occupant is not None and (seat is None or seat == index):
                 found.extend(occupant.watched_by)
         return found
 
-    def _players(self) -> Iterator[tuple[int, Session]]:
+    def _players(self) -> Iterator[tuple[int, O]]:
         for seat, occupant in enumerate(self.seats):
             if occupant is not None:
                 yield seat, occupant
@@ -139,7 +173,7 @@ class Table:
 
     # ------------------------------------------------------------- narration
 
-    def _say(self, out: Outcome, seat: int, own: TextLine | None, opponent: TextLine | None,
+    def say(self, out: Outcome, seat: int, own: TextLine | None, opponent: TextLine | None,
              watchers: TextLine | None) -> None:
         """One event in three wordings: to the actor, the actor's opponent, the watchers."""
         actor, other = self.seats[seat], self.seats[1 - seat]
@@ -162,7 +196,7 @@ class Table:
                 if after == "always" or _wants_board(watcher, after):
                     out.to(watcher, boards.board_for(self, watcher, seat))
 
-    def board(self, viewer: Session, seat: int) -> object:
+    def board(self, viewer: O, seat: int) -> BoardMessage:
         return boards.board_for(self, viewer, seat)
 
     # ------------------------------------------------------------ persistence
@@ -185,14 +219,14 @@ class Table:
         }
 
     @classmethod
-    def from_saved(cls, registry: Registry, data: dict[str, Any]) -> Table:
+    def from_saved(cls, data: dict[str, Any], *, clock: Clock, dice: DiceSource,
+                   roll_counts: RollCounts) -> Table[O]:
         """Rebuild a table from `saved_state`; ValueError if the data is not a saved match."""
         try:
             if data.get("format") != SAVED_FORMAT:
                 raise ValueError("unknown saved match format")
             names = data["names"]
             return cls(
-                registry,
                 Match.from_dict(data["match"]),
                 (str(names[0]), str(names[1])),
                 first_o_seat=int(data["first_o_seat"]),
@@ -201,7 +235,7 @@ class Table:
                 crawford_disabled=bool(data["crawford_disabled"]),
                 awaiting_join=frozenset(int(seat) for seat in data["awaiting_join"]),
                 opening_done=bool(data["opening_done"]),
-                dice=registry.restored_match_dice(data.get("dice")),
+                clock=clock, dice=dice, roll_counts=roll_counts,
             )
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"not a saved match: {error!r}") from error
@@ -215,7 +249,7 @@ class Table:
         the match after every roll and move made each save cost more than the action.)
         """
         first, second = self.names
-        now = self.registry.clock.now()
+        now = self.clock.now()
         match = self.match
         game = match.game
         finished = len(match.finished_games)
@@ -251,7 +285,7 @@ class Table:
         while not self.opening_done:
             die0, die1 = self._die(), self._die()
             events = self.match.opening_roll(die0, die1)
-            self.registry.roll_counts[(die0, die1)] += 1
+            self.roll_counts[(die0, die1)] += 1
             rolled = (die0, die1)
             for seat, player in self._players():
                 out.to(player, TextLine.of(
@@ -265,7 +299,7 @@ class Table:
             for event in events:
                 if isinstance(event, CubeAutoDoubled):
                     line = TextLine.of(Text.CUBE_IS_NOW, cube=event.cube)
-                    self._say(out, 0, line, line, line)
+                    self.say(out, 0, line, line, line)
             if die0 != die1:
                 self.opening_done = True
         # The new game and its opening roll are saved before anyone sees them: after a
@@ -273,9 +307,9 @@ class Table:
         self.persist(out)
         first = self.match.game.turn
         assert first is not None
-        self._say(out, first, TextLine.of(Text.YOUR_TURN_TO_MOVE),
-                  TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]),
-                  TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]))
+        self.say(out, first, TextLine.of(Text.YOUR_TURN_TO_MOVE),
+                 TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]),
+                 TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]))
         self._boards(out, after="always")
         self._after_roll(first, out, opening=True)
 
@@ -363,15 +397,15 @@ class Table:
         """Roll for `seat` (by command or automatically) and go on (§6.5)."""
         dice = (self._die(), self._die())
         events = self.match.roll(seat, dice)
-        self.registry.roll_counts[dice] += 1
+        self.roll_counts[dice] += 1
         name = self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_ROLL, die1=dice[0], die2=dice[1]),
-                  TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]),
-                  TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]))
+        self.say(out, seat, TextLine.of(Text.YOU_ROLL, die1=dice[0], die2=dice[1]),
+                 TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]),
+                 TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]))
         self._boards(out, after="roll")
         if any(isinstance(event, TurnPassed) for event in events):
-            self._say(out, seat, TextLine.of(Text.YOU_CANT_MOVE),
-                      TextLine.of(Text.CANT_MOVE, name=name), TextLine.of(Text.CANT_MOVE, name=name))
+            self.say(out, seat, TextLine.of(Text.YOU_CANT_MOVE),
+                     TextLine.of(Text.CANT_MOVE, name=name), TextLine.of(Text.CANT_MOVE, name=name))
             self._boards(out, after="move")
             self.persist(out)
             self._begin_turn(out)
@@ -398,7 +432,7 @@ class Table:
             play = greedy_bearoff(position, game.dice)
             if play is not None:
                 line = TextLine.of(Text.BEARING_OFF, bearoff=bearoff_text(play.moves, is_o=self.is_o(seat)))
-                self._say(out, seat, line, line, None)
+                self.say(out, seat, line, line, None)
                 self._apply(seat, self.match.play(seat, play), out)
                 return
         if not opening:
@@ -426,7 +460,7 @@ class Table:
         moved = next(event for event in events if isinstance(event, CheckersMoved))
         line = TextLine.of(Text.MOVES, name=self.names[seat],
                            moves=moves_text(moved.moves, is_o=self.is_o(seat)))
-        self._say(out, seat, None, line, line)
+        self.say(out, seat, None, line, line)
         self._boards(out, after="move")
         self._after_events(events, out)
 
@@ -443,9 +477,9 @@ class Table:
     def double(self, seat: int, out: Outcome) -> None:
         self.match.double(seat)
         other = self.names[1 - seat]
-        self._say(out, seat, TextLine.of(Text.YOU_DOUBLE, name=other),
-                  TextLine.of(Text.DOUBLES_ACCEPT_OR_REJECT, name=self.names[seat]),
-                  TextLine.of(Text.DOUBLES, name=self.names[seat]))
+        self.say(out, seat, TextLine.of(Text.YOU_DOUBLE, name=other),
+                 TextLine.of(Text.DOUBLES_ACCEPT_OR_REJECT, name=self.names[seat]),
+                 TextLine.of(Text.DOUBLES, name=self.names[seat]))
         self.persist(out)
         doubled = self.seats[1 - seat]
         if doubled is not None and doubled.account.toggles.autoboard:
@@ -455,9 +489,9 @@ class Table:
         self.match.take(seat)
         cube = self.match.game.cube
         name = self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_ACCEPT_DOUBLE, cube=cube),
-                  TextLine.of(Text.ACCEPTS_DOUBLE_CUBE, name=name, cube=cube),
-                  TextLine.of(Text.ACCEPTS_DOUBLE, name=name))
+        self.say(out, seat, TextLine.of(Text.YOU_ACCEPT_DOUBLE, cube=cube),
+                 TextLine.of(Text.ACCEPTS_DOUBLE_CUBE, name=name, cube=cube),
+                 TextLine.of(Text.ACCEPTS_DOUBLE, name=name))
         self.persist(out)
         self.roll(1 - seat, out)  # the doubler rolls at once
 
@@ -466,9 +500,9 @@ class Table:
         won = next(event for event in events if isinstance(event, GameWon))
         winner = self.names[won.winner]
         points = _points(won.points)
-        self._say(out, seat, TextLine.of(Text.YOU_GIVE_UP, name=winner, points=points),
-                  TextLine.of(Text.GIVES_UP_YOU_WIN, name=self.names[seat], points=points),
-                  TextLine.of(Text.GIVES_UP, name=self.names[seat], winner=winner, points=points))
+        self.say(out, seat, TextLine.of(Text.YOU_GIVE_UP, name=winner, points=points),
+                 TextLine.of(Text.GIVES_UP_YOU_WIN, name=self.names[seat], points=points),
+                 TextLine.of(Text.GIVES_UP, name=self.names[seat], winner=winner, points=points))
         self._game_over(won, events, out, announced=True)
 
     def beaver(self, seat: int, out: Outcome) -> None:
@@ -476,9 +510,9 @@ class Table:
         events = self.match.beaver(seat)
         cube = next(event for event in events if isinstance(event, Beavered)).cube
         name = self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_BEAVER, cube=cube),
-                  TextLine.of(Text.BEAVERS_CUBE, name=name, cube=cube),
-                  TextLine.of(Text.BEAVERS, name=name))
+        self.say(out, seat, TextLine.of(Text.YOU_BEAVER, cube=cube),
+                 TextLine.of(Text.BEAVERS_CUBE, name=name, cube=cube),
+                 TextLine.of(Text.BEAVERS, name=name))
         self.persist(out)
         self._begin_turn(out)
 
@@ -486,9 +520,9 @@ class Table:
         events = self.match.raccoon(seat)
         cube = next(event for event in events if isinstance(event, Raccooned)).cube
         name = self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_RACCOON, cube=cube),
-                  TextLine.of(Text.RACCOONS_CUBE, name=name, cube=cube),
-                  TextLine.of(Text.RACCOONS, name=name))
+        self.say(out, seat, TextLine.of(Text.YOU_RACCOON, cube=cube),
+                 TextLine.of(Text.RACCOONS_CUBE, name=name, cube=cube),
+                 TextLine.of(Text.RACCOONS, name=name))
         self.persist(out)
         self.roll(seat, out)
 
@@ -498,9 +532,9 @@ class Table:
         self.match.resign(seat, result)
         points = _points(self.match.game.resignation_points(result))
         other, name = self.names[1 - seat], self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_WANT_TO_RESIGN, name=other, points=points),
-                  TextLine.of(Text.WANTS_TO_RESIGN_YOU_WIN, name=name, points=points),
-                  TextLine.of(Text.WANTS_TO_RESIGN, name=name, winner=other, points=points))
+        self.say(out, seat, TextLine.of(Text.YOU_WANT_TO_RESIGN, name=other, points=points),
+                 TextLine.of(Text.WANTS_TO_RESIGN_YOU_WIN, name=name, points=points),
+                 TextLine.of(Text.WANTS_TO_RESIGN, name=name, winner=other, points=points))
         self.persist(out)
 
     def accept_resignation(self, seat: int, out: Outcome) -> None:
@@ -508,16 +542,16 @@ class Table:
         won = next(event for event in events if isinstance(event, GameWon))
         points = _points(won.points)
         name = self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_ACCEPT_AND_WIN, points=points),
-                  TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points),
-                  TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points))
+        self.say(out, seat, TextLine.of(Text.YOU_ACCEPT_AND_WIN, points=points),
+                 TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points),
+                 TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points))
         self._game_over(won, events, out, announced=True)
 
     def reject_resignation(self, seat: int, out: Outcome) -> None:
         self.match.reject_resignation(seat)
         name = self.names[seat]
-        self._say(out, seat, TextLine.of(Text.YOU_REJECT), TextLine.of(Text.REJECTS, name=name),
-                  TextLine.of(Text.REJECTS, name=name))
+        self.say(out, seat, TextLine.of(Text.YOU_REJECT), TextLine.of(Text.REJECTS, name=name),
+                 TextLine.of(Text.REJECTS, name=name))
         self.persist(out)
         if self.match.game.phase is GamePhase.AWAITING_ROLL:
             self._begin_turn(out)
@@ -528,17 +562,17 @@ class Table:
         winner = won.winner
         points = _points(won.points)
         if not announced or won.how is WinKind.BORNE_OFF:
-            self._say(out, winner, TextLine.of(Text.YOU_WIN_GAME, points=points),
-                      TextLine.of(Text.WINS_GAME_SORRY, name=self.names[winner], points=points),
+            self.say(out, winner, TextLine.of(Text.YOU_WIN_GAME, points=points),
+                     TextLine.of(Text.WINS_GAME_SORRY, name=self.names[winner], points=points),
                       TextLine.of(Text.WINS_GAME, name=self.names[winner], points=points))
         for seat, player in self._players():
             if player.account.toggles.moves:
                 out.lines(player, *self.moves_lines(self.last_game()))
         match_won = next((event for event in events if isinstance(event, MatchWon)), None)
         if match_won is not None:
-            from fibsd.app.lobby import finish_match  # lobby builds on tables
-
-            finish_match(self.registry, self, match_won, out)
+            # The lobby concludes the match once the action that won it has returned
+            # (`fibsd.app.lobby.conclude`): a table never calls up.
+            self.match_won = match_won
             return
         score = self.match.score
         for seat, player in self._players():
@@ -579,7 +613,7 @@ class Table:
 
     # ------------------------------------------------------------- queries
 
-    def pip_line(self, viewer: Session) -> TextLine:
+    def pip_line(self, viewer: object) -> TextLine:
         seat = self.seat_of(viewer)
         game = self.match.game
         if seat is not None:

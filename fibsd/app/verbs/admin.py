@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-from typing import TYPE_CHECKING
 
 from fibsd.accounts import Account, name_problem, new_invitation_codes, password_problem
 from fibsd.app.outcome import OffLoop, Outcome
-from fibsd.app.registry import Departure
+from fibsd.app.registry import Registry
+from fibsd.app.session import Departure, Session
 from fibsd.store import NameTaken, Store
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text
-
-if TYPE_CHECKING:
-    from fibsd.app.session import Session
 
 log = logging.getLogger("fibsd.admin")
 
@@ -40,8 +37,7 @@ def _is_address(text: str) -> bool:
     return True
 
 
-def handle(session: Session, command: AdminCommand, out: Outcome) -> None:
-    registry = session.registry
+def handle(registry: Registry, session: Session, command: AdminCommand, out: Outcome) -> None:
     if not registry.config.is_admin(session.name):
         out.to(session, TextLine.of(Text.PERMISSION_DENIED))
         return
@@ -75,7 +71,7 @@ def handle(session: Session, command: AdminCommand, out: Outcome) -> None:
                     _disconnect(other, out, Text.BANNED)
         case c.Unban(target):
             kind = BAN_ADDRESS if _is_address(target) else BAN_ACCOUNT
-            _lift(session, kind, target, Text.UNBAN_DONE, out, field="target")
+            _lift(registry, session, kind, target, Text.UNBAN_DONE, out, field="target")
         case c.Mute(name, minutes):
             target_session = registry.find(name)
             spelled = target_session.name if target_session is not None else name
@@ -92,11 +88,11 @@ def handle(session: Session, command: AdminCommand, out: Outcome) -> None:
             target_session = registry.find(name)
             if target_session is not None:
                 target_session.muted_until = None
-            _lift(session, MUTE, name, Text.UNMUTE_DONE, out, field="name")
+            _lift(registry, session, MUTE, name, Text.UNMUTE_DONE, out, field="name")
         case c.Shutdown(seconds):
             out.shutdown_in_seconds = 0 if seconds is None else seconds
         case c.Adduser(name, password):
-            _adduser(session, name, password, out)
+            _adduser(registry, session, name, password, out)
         case c.Invitecode(count):
             codes = new_invitation_codes(count)
             out.write(lambda store: store.add_invitation_codes(codes, by=admin, at=now))
@@ -117,9 +113,9 @@ def _disconnect(target: Session, out: Outcome, text: Text = Text.KICKED) -> None
     out.close(target, "disconnected by an administrator")
 
 
-def _lift(session: Session, kind: str, target: str, done: Text, out: Outcome, *, field: str) -> None:
+def _lift(registry: Registry, session: Session, kind: str, target: str, done: Text, out: Outcome, *, field: str) -> None:
     # Lifting needs the answer (was there a sanction?), so it reads before it writes.
-    if session.registry.store.sanction_until(kind, target, session.registry.clock.now()) is None:
+    if registry.store.sanction_until(kind, target, registry.clock.now()) is None:
         out.to(session, TextLine.of(Text.NOT_SANCTIONED, target=target))
         return
     out.write(lambda store: _lift_write(store, kind, target))
@@ -137,8 +133,7 @@ def _lift_write(store: Store, kind: str, target: str) -> None:
     store.lift(kind, target)
 
 
-def _adduser(session: Session, name: str, password: str, out: Outcome) -> None:
-    registry = session.registry
+def _adduser(registry: Registry, session: Session, name: str, password: str, out: Outcome) -> None:
     if name_problem(name) is not None:
         out.to(session, TextLine.of(Text.NAME_INVALID_CHARACTERS))
         return

@@ -1,26 +1,36 @@
 """Information commands: who, rawwho, whois, where, show, ratings, last, time, motd, help.
 
 Wording and formats from the FIBS reference §5.4; the listings themselves are built by
-`protocol.listings`.
+`protocol.listings`. `show games|saved|savedcount|watchers|max|dice` lives here whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from fibsd import __version__
+from fibsd.app.lobby import restore_table
 from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
+from fibsd.app.registry import Registry
+from fibsd.app.session import Session
+from fibsd.fairdice import roll_statistics_from_counts
 from protocol import commands as c
 from protocol.listings import (
+    GameEntry,
     RatingEntry,
+    SavedEntry,
+    SavedMark,
     WhoisInfo,
+    games_lines,
     help_lines,
     ratings_lines,
     rawwho_lines,
+    saved_lines,
+    savedcount_line,
     show_max_line,
     time_lines,
+    watchers_lines,
     who_count_line,
     who_lines,
     whois_lines,
@@ -29,15 +39,11 @@ from protocol.listings import (
 from protocol.messages import MotdBegin, MotdEnd, TextLine, UnknownLine
 from protocol.wording import Text, render
 
-if TYPE_CHECKING:
-    from fibsd.app.session import Session
-
 #: `ratings` without a range shows the top 20 (§5.4).
 DEFAULT_RATINGS_RANKS = 20
 
 
-def who(session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
-    registry = session.registry
+def who(registry: Registry, session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
     now = registry.clock.now()
     if command.kind is c.WhoKind.NAME:
         target = registry.get(command.argument or "")
@@ -46,7 +52,7 @@ def who(session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
             return
         chosen = [target]
     else:
-        chosen = _sorted(session, _filtered(session, command))
+        chosen = _sorted(session, _filtered(registry, session, command))
     if command.kind is c.WhoKind.COUNT and not session.clip:
         out.lines(session, who_count_line(len(chosen)))
         return
@@ -64,8 +70,8 @@ def who(session: Session, command: c.Who | c.RawWho, out: Outcome) -> None:
         out.lines(session, *who_lines(entries))
 
 
-def _filtered(session: Session, command: c.Who | c.RawWho) -> list[Session]:
-    everyone = list(session.registry.sessions())
+def _filtered(registry: Registry, session: Session, command: c.Who | c.RawWho) -> list[Session]:
+    everyone = list(registry.sessions())
     match command.kind:
         case c.WhoKind.READY:
             return [s for s in everyone if s.account.toggles.ready and s.opponent_name is None]
@@ -91,9 +97,8 @@ def _sorted(session: Session, sessions: list[Session]) -> list[Session]:
     return sessions  # login order
 
 
-def whois(session: Session, command: c.Whois, out: Outcome) -> None:
+def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) -> None:
     """`whois NAME`: no name completion (§5.4)."""
-    registry = session.registry
     zone = session.account.variables.timezone
     online = registry.get(command.name)
     account = online.account if online is not None else registry.store.get_account(command.name)
@@ -125,8 +130,8 @@ def whois(session: Session, command: c.Whois, out: Outcome) -> None:
     out.lines(session, *whois_lines(info, zone))
 
 
-def where(session: Session, command: c.Where, out: Outcome) -> None:
-    target = session if command.name is None else session.registry.find(command.name)
+def where(registry: Registry, session: Session, command: c.Where, out: Outcome) -> None:
+    target = session if command.name is None else registry.find(command.name)
     if target is None:
         out.to(session, TextLine.of(Text.NO_ONE_CALLED_APOSTROPHE, name=command.name or ""))
         return
@@ -135,19 +140,16 @@ def where(session: Session, command: c.Where, out: Outcome) -> None:
     out.to(session, TextLine.of(Text.WHERE_HOST, host=target.host))
 
 
-def show(session: Session, command: c.Show, out: Outcome) -> None:
-    from fibsd.app.verbs import play
-
-    registry = session.registry
+def show(registry: Registry, session: Session, command: c.Show, out: Outcome) -> None:
     match command.what:
         case c.ShowWhat.GAMES:
-            play.show_games(session, out)
+            show_games(registry, session, out)
         case c.ShowWhat.SAVED:
-            play.show_saved(session, out)
+            show_saved(registry, session, out)
         case c.ShowWhat.SAVEDCOUNT:
-            play.show_savedcount(session, command.name or session.name, out)
+            show_savedcount(registry, session, command.name or session.name, out)
         case c.ShowWhat.WATCHERS:
-            play.show_watchers(session, out)
+            show_watchers(registry, session, out)
         case c.ShowWhat.MAX:
             out.lines(session, show_max_line(registry.online_count(), registry.peak_online))
         case c.ShowWhat.DICE:
@@ -173,9 +175,9 @@ def show_dice(session: Session, out: Outcome) -> None:
         out.lines(session, render(Text.DICE_REVEALED, seed=seed))
 
 
-def ratings(session: Session, command: c.Ratings, out: Outcome) -> None:
+def ratings(registry: Registry, session: Session, command: c.Ratings, out: Outcome) -> None:
     """`ratings [NAME] [from N] [to M]`: players with experience above 50 (§5.4, §8)."""
-    store = session.registry.store
+    store = registry.store
     if command.name is not None:
         rank = store.rating_rank(command.name)
         entries = [] if rank is None else _entries(store.ratings_page(rank, rank))
@@ -195,23 +197,23 @@ def _entries(rows: Iterable[tuple[int, str, float, int]]) -> list[RatingEntry]:
             for rank, name, rating, experience in rows]
 
 
-def last(session: Session, out: Outcome) -> None:
+def last(registry: Registry, session: Session, out: Outcome) -> None:
     zone = session.account.variables.timezone
     lines = [Text.LAST_HEADER.value]
-    for at, name, what in session.registry.recent_logins():
+    for at, name, what in registry.recent_logins():
         moment = local_time(at, zone)
         lines.append(render(what, date=f"{moment:%a %H:%M} {zone}", name=name))
     out.lines(session, *lines)
 
 
-def time(session: Session, command: c.Time | c.Date, out: Outcome) -> None:
+def time(registry: Registry, session: Session, command: c.Time | c.Date, out: Outcome) -> None:
     zone = command.zone or session.account.variables.timezone
-    now = session.registry.clock.now()
+    now = registry.clock.now()
     out.lines(session, *time_lines(local_time(now, zone), zone))
 
 
-def motd(session: Session, out: Outcome) -> None:
-    lines = session.registry.motd_lines
+def motd(registry: Registry, session: Session, out: Outcome) -> None:
+    lines = registry.motd_lines
     if session.clip:
         out.to(session, MotdBegin(), *(UnknownLine(line) for line in lines), MotdEnd())
     else:
@@ -223,10 +225,9 @@ def help(session: Session, command: c.Help, out: Outcome) -> None:
 
 
 def server_facts(
-    session: Session, command: c.About | c.Average | c.Dicetest | c.Stat | c.Version | c.Port,
+    registry: Registry, session: Session, command: c.About | c.Average | c.Dicetest | c.Stat | c.Version | c.Port,
     out: Outcome,
 ) -> None:
-    registry = session.registry
     match command:
         case c.Version():
             out.to(session, TextLine.of(Text.VERSION, version=__version__))
@@ -237,7 +238,57 @@ def server_facts(
         case c.Stat() | c.Average():
             out.to(session, TextLine.of(Text.WHO_COUNT, count=registry.online_count()))
         case c.Dicetest():
-            from fibsd.fairdice import roll_statistics_from_counts
-
             statistics = roll_statistics_from_counts(registry.roll_counts)
             out.lines(session, *statistics.lines())
+
+
+# ------------------------------------------------------------------ show lists
+
+
+def show_saved(registry: Registry, session: Session, out: Outcome) -> None:
+    entries: list[SavedEntry] = []
+    for opponent_key, data in registry.store.saved_matches_of(session.name):
+        try:
+            table = restore_table(registry, data)
+        except ValueError:
+            continue
+        seat = table.seat_of_name(session.name)
+        online = registry.get(opponent_key)
+        if session.table is not None and (session.opponent_name or "").lower() == opponent_key:
+            mark = SavedMark.PLAYING
+        elif online is not None:
+            mark = SavedMark.READY
+        else:
+            mark = SavedMark.NONE
+        entries.append(SavedEntry(
+            mark=mark, opponent=table.names[1 - seat], length=table.match.length,
+            score=table.match.score[seat], opponent_score=table.match.score[1 - seat],
+        ))
+    out.lines(session, *saved_lines(entries))
+
+
+def show_savedcount(registry: Registry, session: Session, name: str, out: Outcome) -> None:
+    store = registry.store
+    account = store.get_account(name)
+    spelled = account.name if account is not None else name
+    out.lines(session, savedcount_line(spelled, len(store.saved_matches_of(spelled))))
+
+
+def show_games(registry: Registry, session: Session, out: Outcome) -> None:
+    entries: list[GameEntry] = []
+    seen: set[int] = set()
+    for other in registry.sessions():
+        table = other.table
+        if table is None or id(table) in seen:
+            continue
+        seen.add(id(table))
+        entries.append(GameEntry(
+            player=table.names[0], opponent=table.names[1], length=table.match.length,
+            score=table.match.score[0], opponent_score=table.match.score[1],
+        ))
+    out.lines(session, *games_lines(entries))
+
+
+def show_watchers(registry: Registry, session: Session, out: Outcome) -> None:
+    pairs = [(s.name, s.watching.name) for s in registry.sessions() if s.watching is not None]
+    out.lines(session, *watchers_lines(pairs))

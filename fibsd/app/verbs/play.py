@@ -6,26 +6,28 @@ the player's `Table` or to `fibsd.app.lobby`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from fibsd.app import lobby
 from fibsd.app.lobby import (
     MAX_LENGTH_FOR_NEWCOMERS,
     RANKED_EXPERIENCE,
     Interruption,
-    Invitation,
+    conclude,
     interrupt,
+    restore_table,
     resume_match,
     start_match,
     stop_watching,
-)
-from fibsd.app.lobby import (
-    claim as claim_match,
 )
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import boards
 from fibsd.app.play.notation import bearoff_text
 from fibsd.app.play.table import Table
+from fibsd.app.registry import Registry
+from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs.social import refuse_if_muted
+from fibsd.matfile import mat_lines, record_summary
 from fibsd.rules import (
     ActionReason,
     GamePhase,
@@ -34,16 +36,8 @@ from fibsd.rules import (
     greedy_bearoff,
 )
 from protocol import commands as c
-from protocol.listings import (
-    GameEntry,
-    SavedEntry,
-    SavedMark,
-    games_lines,
-    saved_lines,
-    savedcount_line,
-    watchers_lines,
-)
 from protocol.messages import (
+    BoardMessage,
     Kibitzes,
     Says,
     TextLine,
@@ -53,9 +47,6 @@ from protocol.messages import (
     YouWhisper,
 )
 from protocol.wording import Text, count_phrase
-
-if TYPE_CHECKING:
-    from fibsd.app.session import Session
 
 _RESULTS = {
     c.ResignKind.NORMAL: GameResult.SINGLE,
@@ -67,8 +58,7 @@ _RESULTS = {
 # ------------------------------------------------------------------ invitations
 
 
-def invite(session: Session, command: c.Invite, out: Outcome) -> None:
-    registry = session.registry
+def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome) -> None:
     if session.table is not None:
         out.to(session, TextLine.of(Text.YOU_ARE_ALREADY_PLAYING))
         return
@@ -136,14 +126,14 @@ def _saved_length(saved: dict[str, Any]) -> int | None:
     return length if isinstance(length, int) else None
 
 
-def join(session: Session, command: c.Join, out: Outcome) -> None:
-    registry = session.registry
+def join(registry: Registry, session: Session, command: c.Join, out: Outcome) -> None:
     table = session.table
     if command.name is None:
         if table is not None and table.between_games:
             seat = table.seat_of(session)
             assert seat is not None
             table.join_next_game(seat, out)
+            conclude(registry, table, out)
         elif table is None:
             out.to(session, TextLine.of(Text.JOIN_WHO))
         return  # a repeated `join` right after the game started is harmless
@@ -152,6 +142,7 @@ def join(session: Session, command: c.Join, out: Outcome) -> None:
             seat = table.seat_of(session)
             assert seat is not None
             table.join_next_game(seat, out)
+            conclude(registry, table, out)
         elif not table.between_games and command.name.lower() == (session.opponent_name or "").lower():
             pass  # CocoaFIBS sends `Join` twice: ignore the second
         else:
@@ -181,11 +172,11 @@ def join(session: Session, command: c.Join, out: Outcome) -> None:
         out.extend(start_match(registry, inviter, session, invitation))
 
 
-def leave(session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
+def leave(registry: Registry, session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
     if session.table is None:
         out.to(session, TextLine.of(Text.NO_ONE_TO_LEAVE))
         return
-    interrupt(session.registry, session, Interruption.LEFT, out)
+    interrupt(registry, session, Interruption.LEFT, out)
     if isinstance(command, c.Panic):
         out.to(session, TextLine.of(Text.PANIC_SAVED))
 
@@ -193,8 +184,7 @@ def leave(session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
 # --------------------------------------------------------------------- watching
 
 
-def watch(session: Session, command: c.Watch, out: Outcome) -> None:
-    registry = session.registry
+def watch(registry: Registry, session: Session, command: c.Watch, out: Outcome) -> None:
     if session.table is not None:
         out.to(session, TextLine.of(Text.CANT_WATCH_WHILE_PLAYING))
         return
@@ -238,17 +228,17 @@ def _blinded(session: Session, target: Session) -> bool:
     return False
 
 
-def unwatch(session: Session, out: Outcome) -> None:
+def unwatch(registry: Registry, session: Session, out: Outcome) -> None:
     if session.watching is None:
         out.to(session, TextLine.of(Text.NOT_WATCHING))
         return
     out.to(session, TextLine.of(Text.YOU_STOP_WATCHING, name=session.watching.name))
     stop_watching(session, out)
-    session.registry.announce_status(session, out)
+    registry.announce_status(session, out)
 
 
-def look(session: Session, command: c.Look, out: Outcome) -> None:
-    target = session.registry.find(command.name)
+def look(registry: Registry, session: Session, command: c.Look, out: Outcome) -> None:
+    target = registry.find(command.name)
     if target is session:
         out.to(session, TextLine.of(Text.YOU_LOOK_GREAT))
         return
@@ -306,20 +296,19 @@ def pip(session: Session, out: Outcome) -> None:
     out.to(session, table.pip_line(session))
 
 
-def old(session: Session, command: c.Oldboard | c.Oldmoves, out: Outcome) -> None:
+def old(registry: Registry, session: Session, command: c.Oldboard | c.Oldmoves, out: Outcome) -> None:
     """`oldboard NAME` / `oldmoves NAME`: the saved (or just finished) match with NAME."""
-    registry = session.registry
     if isinstance(command, c.Oldboard) and session.table is not None:
         out.to(session, TextLine.of(Text.NOT_WHILE_PLAYING))
         return
-    table: Table | None = None
+    table: Table[Session] | None = None
     if session.table is not None and (session.opponent_name or "").lower() == command.name.lower():
         table = session.table
     else:
         data = registry.store.saved_match(session.name, command.name)
         if data is not None:
             try:
-                table = Table.from_saved(registry, data)
+                table = restore_table(registry, data)
             except ValueError:
                 table = None
         elif session.last_table is not None and command.name.lower() in (
@@ -333,17 +322,18 @@ def old(session: Session, command: c.Oldboard | c.Oldmoves, out: Outcome) -> Non
     if isinstance(command, c.Oldmoves):
         out.lines(session, *table.moves_lines(table.last_game()))
         return
-    seat = 0 if table.names[0].lower() == session.name.lower() else 1
+    seat = table.seat_of_name(session.name)
     line = boards.board_line(table, seat, as_player=True)
-    from protocol.messages import BoardMessage
-
     out.to(session, BoardMessage(line, style=session.account.variables.boardstyle, player_name=session.name))
 
 
 # ------------------------------------------------------------------- game verbs
 
 
-def game_command(session: Session, command: c.Command, out: Outcome) -> None:
+def game_command(registry: Registry, session: Session, command: c.Command, out: Outcome) -> None:
+    """roll, move, off, double, accept, reject, (re)double variants, resign: checked here
+    for FIBS's refusal sentences, played by the table, concluded by the lobby if the
+    action won the match."""
     table = session.table
     if table is None:
         _not_playing(session, command, out)
@@ -370,9 +360,10 @@ def game_command(session: Session, command: c.Command, out: Outcome) -> None:
         _act(session, table, seat, command, out)
     except IllegalAction as refused:
         out.to(session, _refusal(refused.reason, command, other_name))
+    conclude(registry, table, out)
 
 
-def _act(session: Session, table: Table, seat: int, command: c.Command, out: Outcome) -> None:
+def _act(session: Session, table: Table[Session], seat: int, command: c.Command, out: Outcome) -> None:
     game = table.match.game
     other_name = table.names[1 - seat]
     match command:
@@ -431,7 +422,7 @@ def _act(session: Session, table: Table, seat: int, command: c.Command, out: Out
             raise AssertionError(f"not a game verb: {command!r}")
 
 
-def _answer(session: Session, table: Table, seat: int, accepting: bool, out: Outcome) -> None:
+def _answer(session: Session, table: Table[Session], seat: int, accepting: bool, out: Outcome) -> None:
     game = table.match.game
     if game.phase is GamePhase.DOUBLE_OFFERED and game.turn != seat:
         (table.accept_double if accepting else table.reject_double)(seat, out)
@@ -468,9 +459,9 @@ def _not_playing(session: Session, command: c.Command, out: Outcome) -> None:
 # ----------------------------------------------------------------- in-game chat
 
 
-def say(session: Session, command: c.Say, out: Outcome) -> None:
+def say(registry: Registry, session: Session, command: c.Say, out: Outcome) -> None:
     """`say`: to the opponent only; gag does not apply (§5.1)."""
-    if refuse_if_muted(session, out):
+    if refuse_if_muted(registry, session, out):
         return
     table = session.table
     seat = None if table is None else table.seat_of(session)
@@ -483,9 +474,9 @@ def say(session: Session, command: c.Say, out: Outcome) -> None:
     out.to(session, YouSay(table.names[1 - seat], command.text))
 
 
-def kibitz(session: Session, command: c.Kibitz | c.Whisper, out: Outcome) -> None:
+def kibitz(registry: Registry, session: Session, command: c.Kibitz | c.Whisper, out: Outcome) -> None:
     """`kibitz` reaches players and watchers; `whisper` only the watchers (§5.1)."""
-    if refuse_if_muted(session, out):
+    if refuse_if_muted(registry, session, out):
         return
     table = session.table or (session.watching.table if session.watching is not None else None)
     if table is None:
@@ -509,67 +500,12 @@ def kibitz(session: Session, command: c.Kibitz | c.Whisper, out: Outcome) -> Non
         out.to(session, TextLine.of(Text.USERS_HEARD_YOU, users=count_phrase(heard, "user")))
 
 
-# ------------------------------------------------------------------ show lists
-
-
-def show_saved(session: Session, out: Outcome) -> None:
-    registry = session.registry
-    entries: list[SavedEntry] = []
-    for opponent_key, data in registry.store.saved_matches_of(session.name):
-        try:
-            table = Table.from_saved(registry, data)
-        except ValueError:
-            continue
-        seat = 0 if table.names[0].lower() == session.key else 1
-        online = registry.get(opponent_key)
-        if session.table is not None and (session.opponent_name or "").lower() == opponent_key:
-            mark = SavedMark.PLAYING
-        elif online is not None:
-            mark = SavedMark.READY
-        else:
-            mark = SavedMark.NONE
-        entries.append(SavedEntry(
-            mark=mark, opponent=table.names[1 - seat], length=table.match.length,
-            score=table.match.score[seat], opponent_score=table.match.score[1 - seat],
-        ))
-    out.lines(session, *saved_lines(entries))
-
-
-def show_savedcount(session: Session, name: str, out: Outcome) -> None:
-    store = session.registry.store
-    account = store.get_account(name)
-    spelled = account.name if account is not None else name
-    out.lines(session, savedcount_line(spelled, len(store.saved_matches_of(spelled))))
-
-
-def show_games(session: Session, out: Outcome) -> None:
-    entries: list[GameEntry] = []
-    seen: set[int] = set()
-    for other in session.registry.sessions():
-        table = other.table
-        if table is None or id(table) in seen:
-            continue
-        seen.add(id(table))
-        entries.append(GameEntry(
-            player=table.names[0], opponent=table.names[1], length=table.match.length,
-            score=table.match.score[0], opponent_score=table.match.score[1],
-        ))
-    out.lines(session, *games_lines(entries))
-
-
-def show_watchers(session: Session, out: Outcome) -> None:
-    pairs = [(s.name, s.watching.name) for s in session.registry.sessions() if s.watching is not None]
-    out.lines(session, *watchers_lines(pairs))
-
-
 # -------------------------------------------------------------------- match records
 
 
-def export(session: Session, command: c.Export, out: Outcome) -> None:
+def export(registry: Registry, session: Session, command: c.Export, out: Outcome) -> None:
     """fibsd's `export`: your finished matches, or one of them as a Jellyfish .mat file."""
-    from fibsd.matfile import mat_lines, record_summary
-
-    store = session.registry.store
+    store = registry.store
     if command.record_id is None:
         records = store.match_records_of(session.name)
         if not records:
@@ -582,8 +518,8 @@ def export(session: Session, command: c.Export, out: Outcome) -> None:
     if record is None or session.key not in (name.lower() for name in record.players):
         out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=command.record_id))
         return
-    out.lines(session, *mat_lines(record, session.registry.config.club_name))
+    out.lines(session, *mat_lines(record, registry.config.club_name))
 
 
-def claim(session: Session, out: Outcome) -> None:
-    claim_match(session.registry, session, out)
+def claim(registry: Registry, session: Session, out: Outcome) -> None:
+    lobby.claim(registry, session, out)

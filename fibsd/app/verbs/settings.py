@@ -5,19 +5,18 @@ Wording from the FIBS reference §5.3 (`protocol.listings` builds the listings a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
 from fibsd.accounts import (
     SortWho,
-    Toggles,
     Variables,
     email_is_valid,
     password_problem,
     timezone_is_valid,
 )
 from fibsd.app.outcome import OffLoop, Outcome
+from fibsd.app.registry import Registry
+from fibsd.app.session import Session
 from protocol import commands as c
 from protocol.listings import (
     EXTENSIONS_TOGGLE,
@@ -31,9 +30,6 @@ from protocol.listings import (
 from protocol.messages import TextLine
 from protocol.wording import Text
 
-if TYPE_CHECKING:
-    from fibsd.app.session import Session
-
 #: Toggles whose change other users see in the who list (CLIP 5).
 _STATUS_TOGGLES = frozenset({"ready"})
 #: Offered when an unknown time zone is given (the full IANA list would be thousands).
@@ -44,7 +40,7 @@ _SUGGESTED_ZONES = (
 )
 
 
-def toggle(session: Session, command: c.Toggle, out: Outcome) -> None:
+def toggle(registry: Registry, session: Session, command: c.Toggle, out: Outcome) -> None:
     toggles = session.account.toggles
     if not command.names:
         # A CLIP client that did not opt in sees FIBS's 17 rows only.
@@ -61,15 +57,9 @@ def toggle(session: Session, command: c.Toggle, out: Outcome) -> None:
         out.lines(session, toggle_answer(name, toggles.get(name)))
         status_changed |= name in _STATUS_TOGGLES
     if toggles != session.account.toggles:
-        _save_toggles(session, toggles, out)
+        session.save_toggles(toggles, out)
     if status_changed:
-        session.registry.announce_status(session, out)
-
-
-def _save_toggles(session: Session, toggles: Toggles, out: Outcome) -> None:
-    session.account = attrs.evolve(session.account, toggles=toggles)
-    name = session.name
-    out.write(lambda store: store.update_toggles(name, toggles))
+        registry.announce_status(session, out)
 
 
 def set_variable(session: Session, command: c.Set, out: Outcome) -> None:
@@ -110,7 +100,7 @@ def set_variable(session: Session, command: c.Set, out: Outcome) -> None:
     out.lines(session, set_value_set_to(command.variable, new.as_dict()[command.variable]))
 
 
-def address(session: Session, command: c.Address, out: Outcome) -> None:
+def address(registry: Registry, session: Session, command: c.Address, out: Outcome) -> None:
     email = command.email
     if not email_is_valid(email):
         out.to(session, TextLine.of(Text.NOT_AN_EMAIL, email=email))
@@ -119,10 +109,10 @@ def address(session: Session, command: c.Address, out: Outcome) -> None:
     name = session.name
     out.write(lambda store: store.set_email(name, email))
     out.to(session, TextLine.of(Text.EMAIL_SET, email=email))
-    session.registry.announce_status(session, out)
+    registry.announce_status(session, out)
 
 
-def password(session: Session, command: c.Password, out: Outcome) -> None:
+def password(registry: Registry, session: Session, command: c.Password, out: Outcome) -> None:
     """`password OLD:NEW:NEW`; hashing runs off the event loop (it is slow on purpose)."""
     if command.new != command.repeat:
         out.to(session, TextLine.of(Text.NEW_PASSWORD_TWICE))
@@ -131,7 +121,7 @@ def password(session: Session, command: c.Password, out: Outcome) -> None:
     if problem is not None:
         out.to(session, TextLine.of(Text.PASSWORD_TOO_SHORT if len(command.new) < 4 else Text.PASSWORD_NOT_PRINTABLE))
         return
-    hasher = session.registry.hasher
+    hasher = registry.hasher
     stored_hash = session.account.password_hash
     old, new = command.old, command.new
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from fibsd.accounts import name_key
 from fibsd.app.outcome import Outcome
-from fibsd.app.registry import Departure
+from fibsd.app.registry import Registry
+from fibsd.app.session import Departure, Session
 from protocol import commands as c
 from protocol.listings import away_lines, waitfor_lines
 from protocol.messages import (
@@ -25,22 +26,21 @@ from protocol.messages import (
 from protocol.wording import Text, goodbye_lines
 
 if TYPE_CHECKING:
-    from fibsd.app.session import Session
     from fibsd.store import Store
 
 
-def refuse_if_muted(session: Session, out: Outcome) -> bool:
+def refuse_if_muted(registry: Registry, session: Session, out: Outcome) -> bool:
     """An operator muted this user: nothing they say reaches anyone."""
-    if session.is_muted(session.registry.clock.now()):
+    if session.is_muted(registry.clock.now()):
         out.to(session, TextLine.of(Text.MUTED))
         return True
     return False
 
 
-def tell(session: Session, command: c.Tell, out: Outcome) -> None:
-    if refuse_if_muted(session, out):
+def tell(registry: Registry, session: Session, command: c.Tell, out: Outcome) -> None:
+    if refuse_if_muted(registry, session, out):
         return
-    target = session.registry.find(command.name)
+    target = registry.find(command.name)
     if target is None:
         out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=command.name))
         return
@@ -59,32 +59,31 @@ def tell(session: Session, command: c.Tell, out: Outcome) -> None:
         out.to(session, TextLine.of(Text.IS_AWAY, name=target.name, text=target.away_message))
 
 
-def shout(session: Session, command: c.Shout, out: Outcome) -> None:
+def shout(registry: Registry, session: Session, command: c.Shout, out: Outcome) -> None:
     if session.account.toggles.silent:
         out.to(session, TextLine.of(Text.SILENT_SHOUT))
         return
-    if refuse_if_muted(session, out):
+    if refuse_if_muted(registry, session, out):
         return
-    now = session.registry.clock.now()
-    interval = session.registry.config.shout_interval_seconds
+    now = registry.clock.now()
+    interval = registry.config.shout_interval_seconds
     if session.last_shout_at is not None and now - session.last_shout_at < interval:
         wait = max(1, int(interval - (now - session.last_shout_at) + 0.999))
         out.to(session, TextLine.of(Text.SHOUT_TOO_SOON, seconds=wait))
         return
     session.last_shout_at = now
     heard = Shouts(session.name, command.text)
-    for other in session.registry.sessions():
+    for other in registry.sessions():
         if other is session or other.account.toggles.silent or session.key in other.gagged:
             continue
         out.to(other, heard)
     out.to(session, YouShout(command.text))
 
 
-def message(session: Session, command: c.Message, out: Outcome) -> None:
+def message(registry: Registry, session: Session, command: c.Message, out: Outcome) -> None:
     """Leave a message: delivered now if the user is online, else stored (CLIP 9/10/11)."""
-    if refuse_if_muted(session, out):
+    if refuse_if_muted(registry, session, out):
         return
-    registry = session.registry
     online = registry.get(command.name)
     now = int(registry.clock.now())
     if online is not None:
@@ -114,8 +113,7 @@ def show_messages(session: Session, out: Outcome) -> None:
     out.to(session, *session.received_messages)
 
 
-def waitfor(session: Session, command: c.Waitfor, out: Outcome) -> None:
-    registry = session.registry
+def waitfor(registry: Registry, session: Session, command: c.Waitfor, out: Outcome) -> None:
     if not command.names:
         out.lines(session, *waitfor_lines(list(session.waiting_for.values())))
         return
@@ -133,24 +131,24 @@ def waitfor(session: Session, command: c.Waitfor, out: Outcome) -> None:
                 out.to(session, TextLine.of(Text.WAITFOR_ADDED, name=account.name))
 
 
-def gag(session: Session, command: c.Gag, out: Outcome) -> None:
+def gag(registry: Registry, session: Session, command: c.Gag, out: Outcome) -> None:
     _toggle_list(
-        session, command.name, session.gagged, out,
+        registry, session, command.name, session.gagged, out,
         none=Text.GAGGED_NONE, listing=Text.GAGGED_LIST, added=Text.YOU_GAG,
         removed=Text.YOU_UNGAG, self_text=Text.GAG_SELF,
     )
 
 
-def blind(session: Session, command: c.Blind, out: Outcome) -> None:
+def blind(registry: Registry, session: Session, command: c.Blind, out: Outcome) -> None:
     _toggle_list(
-        session, command.name, session.blinded, out,
+        registry, session, command.name, session.blinded, out,
         none=Text.BLINDED_NONE, listing=Text.BLINDED_LIST, added=Text.YOU_BLIND,
         removed=Text.YOU_UNBLIND, self_text=Text.BLIND_SELF,
     )
 
 
 def _toggle_list(
-    session: Session, typed: str | None, names: dict[str, str], out: Outcome, *,
+    registry: Registry, session: Session, typed: str | None, names: dict[str, str], out: Outcome, *,
     none: Text, listing: Text, added: Text, removed: Text, self_text: Text,
 ) -> None:
     """gag and blind: list, or add/remove an online user (session-only lists)."""
@@ -160,7 +158,7 @@ def _toggle_list(
         else:
             out.to(session, TextLine.of(none))
         return
-    target = session.registry.find(typed)
+    target = registry.find(typed)
     if target is None:
         out.to(session, TextLine.of(Text.NO_ONE_CALLED_QUOTED, name=typed))
         return
@@ -175,8 +173,7 @@ def _toggle_list(
         out.to(session, TextLine.of(added, name=target.name))
 
 
-def away(session: Session, command: c.Away, out: Outcome) -> None:
-    registry = session.registry
+def away(registry: Registry, session: Session, command: c.Away, out: Outcome) -> None:
     if command.text is None:
         entries = [(s.name, s.away_message) for s in registry.sessions() if s.away_message is not None]
         out.lines(session, *away_lines(entries, own_name=session.name))
@@ -188,33 +185,33 @@ def away(session: Session, command: c.Away, out: Outcome) -> None:
         registry.announce_status(session, out)
 
 
-def back(session: Session, out: Outcome) -> None:
+def back(registry: Registry, session: Session, out: Outcome) -> None:
     if session.away_message is None:
         out.to(session, TextLine.of(Text.NOT_AWAY))
         return
     session.away_message = None
     out.to(session, TextLine.of(Text.WELCOME_BACK))
-    session.registry.announce_status(session, out)
+    registry.announce_status(session, out)
 
 
-def bye(session: Session, out: Outcome) -> None:
-    contact = f"the operators of {session.registry.config.club_name}"
+def bye(registry: Registry, session: Session, out: Outcome) -> None:
+    contact = f"the operators of {registry.config.club_name}"
     out.lines(session, *goodbye_lines(contact=contact))
     session.departure = Departure.LOGGED_OUT
     out.close(session, "logged out")
 
 
-def wave(session: Session, out: Outcome) -> None:
+def wave(registry: Registry, session: Session, out: Outcome) -> None:
     session.waves += 1
     if session.waves == 1:
         out.to(session, TextLine.of(Text.WAVE_GOODBYE))
         waved = TextLine.of(Text.WAVES_GOODBYE, name=session.name)
-        for other in session.registry.sessions():
+        for other in registry.sessions():
             if other is not session:
                 out.to(other, waved)
         return
     # The second wave logs out; the others learn it from the logout notice.
     out.to(session, TextLine.of(Text.WAVE_GOODBYE_AGAIN))
-    out.lines(session, *goodbye_lines(contact=f"the operators of {session.registry.config.club_name}"))
+    out.lines(session, *goodbye_lines(contact=f"the operators of {registry.config.club_name}"))
     session.departure = Departure.WAVED
     out.close(session, "waved goodbye")

@@ -1,0 +1,193 @@
+"""One command line of one user, from the text typed to the `Outcome` it produced.
+
+The top rung of the synchronous core: the command rate limit, parsing with the codec,
+`!!`, the `match` over every command type (ending in `assert_never`, so the type checker
+finds a forgotten verb), the away reminder, and the idle timeout's notice. The trio shell
+calls `handle` and `timed_out`; everything below is reached from here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import assert_never
+
+from fibsd.app.outcome import Outcome
+from fibsd.app.registry import Registry
+from fibsd.app.session import Departure, Session
+from fibsd.app.verbs import admin, info, play, settings, social
+from fibsd.limits import TokenBucket
+from protocol import commands as c
+from protocol.errors import CommandError
+from protocol.messages import TextLine
+from protocol.wording import Text
+
+log = logging.getLogger("fibsd.app.dispatch")
+
+
+def handle(registry: Registry, session: Session, line: str, *, monotonic: float | None = None) -> Outcome:
+    """Handle one command line typed by `session`'s user.
+
+    `monotonic` is the shell's clock for rate limits (trio's, which tests can run
+    instantly); without it the registry's clock serves.
+    """
+    now = registry.clock.now()
+    session.last_input_at = now
+    out = Outcome()
+    if _over_rate_limit(registry, session, now if monotonic is None else monotonic, out):
+        return out
+    try:
+        command = c.parse_command(line)
+    except CommandError as error:
+        out.lines(session, *error.lines)
+        _remind_away(session, out, None)
+        return out
+    if isinstance(command, c.RepeatLast):
+        if session.last_command is None:
+            return out
+        command = session.last_command
+    elif not isinstance(command, c.NOT_REPEATABLE) and not isinstance(command, c.Blank):
+        session.last_command = command
+    dispatch(registry, session, command, out)
+    _remind_away(session, out, command)
+    return out
+
+
+def timed_out(session: Session) -> Outcome:
+    """The idle timeout struck: tell the user; the shell then closes the connection."""
+    out = Outcome()
+    out.to(session, TextLine.of(Text.CONNECTION_TIMED_OUT))
+    session.departure = Departure.TIMED_OUT
+    return out
+
+
+def _over_rate_limit(registry: Registry, session: Session, now: float, out: Outcome) -> bool:
+    """The command token bucket: every refused command is answered (so a client knows
+    which one was dropped); after `flood_warnings` refusals in a row the connection
+    closes, so a flood never gets more than a few lines back."""
+    config = registry.config
+    if session.bucket is None:
+        session.bucket = TokenBucket(config.commands_per_second, config.command_burst, updated=now)
+    if session.bucket.take(now):
+        session.flood_warnings = 0
+        return False
+    session.flood_warnings += 1
+    if session.flood_warnings > config.flood_warnings:
+        out.to(session, TextLine.of(Text.FLOODING))
+        session.departure = Departure.DROPPED
+        out.close(session, "flooding")
+        log.warning("%s disconnected for flooding", session.name)
+    else:
+        out.to(session, TextLine.of(Text.SLOW_DOWN))
+    return True
+
+
+def _remind_away(session: Session, out: Outcome, command: c.Command | None) -> None:
+    # FIBS appends the away reminder to the output of every command until `back`.
+    if session.away_message is not None and not isinstance(command, (c.Away, c.Back)):
+        out.to(session, TextLine.of(Text.AWAY))
+
+
+def dispatch(registry: Registry, session: Session, command: c.Command, out: Outcome) -> None:
+    """Hand `command` to its handler."""
+    r = registry
+    match command:
+        case c.Blank():
+            pass
+        case c.Name():
+            out.to(session, TextLine.of(Text.CANT_CHANGE_NAME))
+        case c.Who() | c.RawWho():
+            info.who(r, session, command, out)
+        case c.Whois():
+            info.whois(r, session, command, out)
+        case c.Where():
+            info.where(r, session, command, out)
+        case c.Tell():
+            social.tell(r, session, command, out)
+        case c.Shout():
+            social.shout(r, session, command, out)
+        case c.Say():
+            play.say(r, session, command, out)
+        case c.Kibitz() | c.Whisper():
+            play.kibitz(r, session, command, out)
+        case c.Message():
+            social.message(r, session, command, out)
+        case c.Messages():
+            social.show_messages(session, out)
+        case c.Waitfor():
+            social.waitfor(r, session, command, out)
+        case c.Gag():
+            social.gag(r, session, command, out)
+        case c.Blind():
+            social.blind(r, session, command, out)
+        case c.Away():
+            social.away(r, session, command, out)
+        case c.Back():
+            social.back(r, session, out)
+        case c.Toggle():
+            settings.toggle(r, session, command, out)
+        case c.Set():
+            settings.set_variable(session, command, out)
+        case c.Address():
+            settings.address(r, session, command, out)
+        case c.Password():
+            settings.password(r, session, command, out)
+        case c.Save():
+            out.to(session, TextLine.of(Text.SETTINGS_SAVED))
+        case c.Show():
+            info.show(r, session, command, out)
+        case c.Ratings():
+            info.ratings(r, session, command, out)
+        case c.Last():
+            info.last(r, session, out)
+        case c.Time() | c.Date():
+            info.time(r, session, command, out)
+        case c.Motd():
+            info.motd(r, session, out)
+        case c.Help():
+            info.help(session, command, out)
+        case c.About() | c.Average() | c.Dicetest() | c.Stat() | c.Version() | c.Port():
+            info.server_facts(r, session, command, out)
+        case c.Clear():
+            out.lines(session, Text.CLEAR_SCREEN.value)
+        case c.Export():
+            play.export(r, session, command, out)
+        case c.Claim():
+            play.claim(r, session, out)
+        case c.Erase():
+            out.to(session, TextLine.of(Text.PERMISSION_DENIED))
+        case (
+            c.Shutdown() | c.Broadcast() | c.Kick() | c.Ban() | c.Unban() | c.Mute()
+            | c.Unmute() | c.Adduser() | c.Invitecode()
+        ):
+            admin.handle(r, session, command, out)
+        case c.Bye():
+            social.bye(r, session, out)
+        case c.Wave():
+            social.wave(r, session, out)
+        case c.Invite():
+            play.invite(r, session, command, out)
+        case c.Join():
+            play.join(r, session, command, out)
+        case c.Watch():
+            play.watch(r, session, command, out)
+        case c.Unwatch():
+            play.unwatch(r, session, out)
+        case c.Look():
+            play.look(r, session, command, out)
+        case c.Oldboard() | c.Oldmoves():
+            play.old(r, session, command, out)
+        case c.Board():
+            play.board(session, out)
+        case c.Pip():
+            play.pip(session, out)
+        case c.Leave() | c.Panic():
+            play.leave(r, session, command, out)
+        case (
+            c.Roll() | c.Move() | c.Off() | c.Double() | c.Redouble() | c.Beaver()
+            | c.Raccoon() | c.Otter() | c.Accept() | c.Reject() | c.Resign()
+        ):
+            play.game_command(r, session, command, out)
+        case c.RepeatLast():
+            pass  # `!!` after `!!`: nothing to repeat
+        case _:
+            assert_never(command)
