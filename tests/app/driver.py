@@ -110,8 +110,9 @@ class CoreDriver:
         errors = self.store.run_batch(outcome.writes)
         failed = [error for error in errors if error is not None]
         assert not failed, f"a write failed: {failed!r}"
+        # Committed departures are announced at once, together (`take_departures`).
         self.registry.add_departures(outcome.departures)
-        if not outcome.departures and self.registry.departures_pending:
+        if self.registry.departures_pending:
             self.apply(self.registry.take_departures())
         for recipient, message in outcome.pairs():
             assert isinstance(recipient, Session)
