@@ -139,6 +139,9 @@ class ConnectionCounter:
         self._open[address] += 1
         return True
 
+    def open_count(self, address: str) -> int:
+        return self._open[address]
+
     def close(self, address: str) -> None:
         self._open[address] -= 1
         if self._open[address] <= 0:

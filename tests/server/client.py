@@ -93,5 +93,18 @@ class TestClient:
                     seen.append(IAC_ECHO.sub(b"", rest).decode("utf-8", "replace"))
                 return seen
 
+    async def assert_no_prompt_after(self, command: str, answer: Callable[[str], bool]) -> None:
+        """`command` is answered with a line `answer` accepts and no prompt follows.
+
+        Deterministic, without waiting for nothing: a second command is sent, and
+        everything before its answer is checked (a prompt would come first)."""
+        await self.send(command)
+        await self.read_until(answer)
+        mark = len(self.raw) - len(self._pending)
+        await self.send(command)
+        await self.read_until(answer)
+        tail = bytes(self.raw[mark:]) if mark >= 0 else bytes(self.raw)
+        assert b"> " not in tail, tail
+
     async def close(self) -> None:
         await self.stream.aclose()

@@ -29,6 +29,8 @@ class RunningServer:
     nursery: trio.Nursery
     cancel_scope: trio.CancelScope
     clients: list[TestClient]
+    #: Set once the server has stopped and closed its store.
+    stopped: trio.Event = attrs.field(factory=trio.Event)
 
     async def connect(self) -> TestClient:
         stream = await trio.open_tcp_stream("127.0.0.1", self.port)
@@ -37,7 +39,10 @@ class RunningServer:
         return client
 
     async def stop(self) -> None:
+        """Stop the server (as a kill would: no goodbyes) and wait until its store is closed."""
         self.cancel_scope.cancel()
+        with trio.fail_after(10):
+            await self.stopped.wait()
 
 
 def test_config(tmp_path: Path, **overrides: object) -> Config:
@@ -65,6 +70,7 @@ async def start_server(tmp_path: Path) -> AsyncIterator[Callable[..., object]]:
             server = Server(config, store, clock=clock or ManualClock(),
                             hasher=PasswordHasher.for_tests("pbkdf2_sha256"), dice=dice)
             scope = trio.CancelScope()
+            stopped = trio.Event()
 
             async def run(task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED) -> None:
                 with scope:
@@ -72,10 +78,12 @@ async def start_server(tmp_path: Path) -> AsyncIterator[Callable[..., object]]:
                         await server.serve(task_status=task_status)
                     finally:
                         store.close()
+                        stopped.set()
 
             listeners = await nursery.start(run)
             port = listeners[0].socket.getsockname()[1]
-            return RunningServer(server, port, server.clock, Path(config.db_path), nursery, scope, clients)  # type: ignore[arg-type]
+            return RunningServer(server, port, server.clock, Path(config.db_path), nursery, scope,  # type: ignore[arg-type]
+                                 clients, stopped)
 
         yield start
         for client in clients:

@@ -55,7 +55,9 @@ async def test_connections_per_address(start_server: Any) -> None:
     third = await running.connect()
     assert await third.read_all_until_closed() == ["** Too many connections from your address."]
     await first.close()
-    await trio.sleep(0.1)
+    with trio.fail_after(5):  # until the server has seen the close (bounded)
+        while running.server.connections_per_address.open_count("127.0.0.1") > 1:
+            await trio.sleep(0.01)
     fourth = await running.connect()
     await fourth.expect_prompt("login: ")
 

@@ -45,8 +45,7 @@ async def test_clip_login_sequence(start_server: Any) -> None:
     await client.send("time")
     line = await client.read_line()
     assert re.fullmatch(r"\w+day, \w+ \d\d \d\d:\d\d:\d\d UTC   \( \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4} UTC \)", line), line
-    await trio.sleep(0.05)
-    assert not client._pending  # nothing unterminated (no "> ")
+    await client.assert_no_prompt_after("time", lambda line: line.endswith(" UTC )"))
 
 
 async def test_telnet_login_switches_echo_off_for_the_password(start_server: Any) -> None:
@@ -155,8 +154,7 @@ async def test_connect_autologin_has_no_prompts(start_server: Any) -> None:
     await client.send("time")
     lines = await client.read_until(lambda line: "UTC )" in line)
     assert "** User gina authenticated." in lines
-    await trio.sleep(0.05)
-    assert not client._pending
+    await client.assert_no_prompt_after("time", lambda line: line.endswith(" UTC )"))
 
 
 async def test_line_too_long_closes_only_that_connection(start_server: Any) -> None:

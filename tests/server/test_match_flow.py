@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import trio
 
 from fibsd.dice import ScriptedDice
 from tests.server.players import Player
@@ -314,7 +313,6 @@ async def test_dropped_connection_saves_and_join_resumes_after_restart(start_ser
     row = await alice.client.read_line()
     assert row.split() == ["*bob", "5", "0", "-", "0"]  # still her running match
     await running.stop()
-    await trio.sleep(0.1)
     restarted = await start_server(dice=ScriptedDice(coin=0), clock=running.clock)
     # `ready` is a persisted toggle: both are still ready after the restart.
     alice = await Player.join_server(restarted, "alice", register_first=False, ready=False)

@@ -154,7 +154,6 @@ async def test_offline_message_survives_a_restart(start_server: Any) -> None:
     await alice.send("message nobody hi")
     assert await alice.read_line() == "** Don't know user nobody."
     await running.stop()
-    await trio.sleep(0.1)
     restarted = await start_server(clock=running.clock)
     bob, lines = await clip_login(restarted, "bob")
     stored = [line for line in lines if line.startswith("9 ")]
@@ -198,7 +197,6 @@ async def test_settings_survive_a_restart(start_server: Any) -> None:
     await alice.send("password secret:newpass:newpass")
     assert await alice.read_line() == "Password changed."
     await running.stop()
-    await trio.sleep(0.1)
     restarted = await start_server()
     alice, lines = await clip_login(restarted, "alice", "newpass")
     assert lines[1] == "2 alice 1 1 0 1 0 1 1 1 0 0 0 0 1 1500.00 0 0 unlimited 1 0 Europe/Berlin"
