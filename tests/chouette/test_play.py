@@ -12,7 +12,6 @@ from fibsd.rules.chouette import (
     BadSetting,
     BoxLimits,
     Chouette,
-    ChouetteError,
     ChouetteReason,
     Consult,
     Cubes,
@@ -23,7 +22,7 @@ from fibsd.rules.chouette import (
     TablePhase,
     parse_settings,
 )
-from fibsd.rules.errors import IllegalAction, RuleError
+from fibsd.rules.errors import ActionReason, RuleError
 from fibsd.rules.events import GameResult
 
 from .helpers import (
@@ -163,7 +162,7 @@ def test_refusals_change_nothing() -> None:
     t = ordered(["a", "b", "c", "d"])
     t.start_game(board=board({1: 4}, TEAM_GAMMONED, turn=0))
     refused(t, lambda: t.roll("c", (3, 1)), R.NOT_BOX_OR_CAPTAIN)  # crew rolls
-    refused(t, lambda: t.roll("b", (3, 1)), ActionReasonNotYourTurn)
+    refused(t, lambda: t.roll("b", (3, 1)), ActionReason.NOT_YOUR_TURN)
     refused(t, lambda: t.take("a", ["b"]), R.NOT_DOUBLED)
     refused(t, lambda: t.double("c"), R.CANNOT_DOUBLE)  # not the team's turn
     t.double("a", ["b", "c"])
@@ -178,13 +177,6 @@ def test_refusals_change_nothing() -> None:
     finish(t, "a")
     refused(t, lambda: t.double("b", ["zed"]), R.CANNOT_DOUBLE)
     refused(t, lambda: t.double("a"), R.CANNOT_DOUBLE)
-
-
-ActionReasonNotYourTurn = IllegalAction(
-    __import__(
-        "fibsd.rules.errors", fromlist=["ActionReason"]
-    ).ActionReason.NOT_YOUR_TURN
-).reason
 
 
 def test_six_players_box_doubles_everyone_two_drop_one_beavers() -> None:
