@@ -1405,6 +1405,7 @@ class Chouette:
                 self._settle(c, side, c.value, Cause.EXTRA_CLOSE, None, events)
         box = self._box
         rot = self._rot_captain
+        partner = self._partner
         assert box is not None and rot is not None
         box_won = self._decided is not Holder.TEAM
         if self._partner is not None:
@@ -1450,7 +1451,7 @@ class Chouette:
             GameRecord(
                 self._game_number,
                 box,
-                self._partner if box_won else None,
+                partner,
                 self._first_captain,
                 box_won,
                 record,
