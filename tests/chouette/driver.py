@@ -80,9 +80,8 @@ def candidates(t: Chouette, rng: random.Random) -> list[tuple[float, Action]]:
         add((1.5, lambda: t.set_proxy(who)))
         add((0.2, lambda: t.set_proxy(who, False)))
     add((0.3, lambda: t.raccoon(who)))
-    for c in t.contracts:
-        if c.live and c.raccoon is not None:
-            add((2, lambda n=c.player_of(c.raccoon): t.raccoon(n)))  # type: ignore[misc]
+    for raccooner in {c.player_of(c.raccoon) for c in t.contracts if c.raccoon}:
+        add((2, lambda n=raccooner: t.raccoon(n)))  # type: ignore[misc]
     # the board
     if game.phase is GamePhase.OPENING:
         add((0.5, lambda: t.request_partner(box)))
