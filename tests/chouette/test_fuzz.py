@@ -82,8 +82,15 @@ def test_random_chouettes_keep_every_invariant(
     t = Chouette(settings, NAMES[:players])
     games = 0
     for n in range(2500):
+        box, rot, leaving = t.box, t.rotation_captain, set(t.leaving)
         events = step(t, rng)
         check(t, events)
+        for e in events:
+            if isinstance(e, ChouetteGameOver) and box not in leaving:
+                # the box keeps the box only by beating the captain who counts (C56)
+                winner = box if e.box_won else rot
+                if winner in e.queue:
+                    assert e.queue[0] == winner
         games += sum(isinstance(e, ChouetteGameOver) for e in events)
         if n % 97 == 0:
             assert Chouette.from_dict(t.to_dict()) == t

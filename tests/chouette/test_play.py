@@ -371,3 +371,11 @@ def test_standings() -> None:
     assert rows["a"].total == 0 and rows["a"].box_games == 2 and rows["a"].box_wins == 1
     assert rows["c"].best == 1 and rows["b"].worst == -1
     assert Answer.TAKE.value == "take"
+
+
+def test_the_last_tied_player_leaving_decides_the_order() -> None:
+    t = Chouette(Settings(), ["a", "b", "c", "d"])
+    t.begin_order()
+    t.order_roll({"a": 6, "b": 4, "c": 4, "d": 2})
+    t.leave("c")
+    assert t.phase is TablePhase.BETWEEN_GAMES and t.queue == ("a", "b", "d")

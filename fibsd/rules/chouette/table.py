@@ -403,6 +403,7 @@ class Chouette:
                 return [LeaveDeferred(name)]
         self._remove(name)
         events.append(PlayerLeft(name))
+        self._order_done(events)  # he may have been the last one tied
         return events
 
     def _remove(self, name: str) -> None:
@@ -475,13 +476,18 @@ class Chouette:
         self._order_groups = groups
         rolled = tuple((n, dice[n]) for n in self._queue if n in dice)
         events: list[AnyEvent] = [OrderRolled(rolled, self.order_to_roll)]
-        if not self.order_to_roll:
-            self._queue = [g[0] for g in groups] + self._order_joiners
-            self._order_joiners = []
-            self._order_groups = []
-            self._phase = TablePhase.BETWEEN_GAMES
-            events.append(OrderDecided(tuple(self._queue)))
+        self._order_done(events)
         return events
+
+    def _order_done(self, events: list[AnyEvent]) -> None:
+        """Once no tie is left, the groups' order is the queue (joiners after it)."""
+        if self._phase is not TablePhase.ORDERING or self.order_to_roll:
+            return
+        self._queue = [g[0] for g in self._order_groups] + self._order_joiners
+        self._order_joiners = []
+        self._order_groups = []
+        self._phase = TablePhase.BETWEEN_GAMES
+        events.append(OrderDecided(tuple(self._queue)))
 
     # --- a game's start (C22, C59, C60-C63, C69) ----------------------------------------
 
