@@ -69,13 +69,14 @@ from .settings import (
     Settings,
     parse_settings,
 )
-from .table import FORMAT_VERSION, Chouette, TablePhase
+from .table import FORMAT_VERSION, TRANSITIONS, Chouette, TableAction, TablePhase
 
 __all__ = [
     "FORMAT_VERSION",
     "SEATS_LIMIT",
     "SEATS_MIN",
     "START_MIN",
+    "TRANSITIONS",
     "Answer",
     "AnswerSealed",
     "AnyEvent",
@@ -126,6 +127,7 @@ __all__ = [
     "Settings",
     "SittingOut",
     "Standing",
+    "TableAction",
     "TableClosed",
     "TablePhase",
     "chouette_event_to_dict",

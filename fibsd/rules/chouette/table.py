@@ -84,6 +84,33 @@ class TablePhase(enum.Enum):
     CLOSED = "closed"
 
 
+class TableAction(enum.Enum):
+    """Actions grouped by the table phases they need (the board's own phases are the
+    two-player `Game`'s, see `fibsd.rules.game.TRANSITIONS`)."""
+
+    BEGIN_ORDER = enum.auto()
+    ORDER_ROLL = enum.auto()  # also a tied player leaving, which may decide the order
+    START_GAME = enum.auto()
+    PLAY = enum.auto()  # every action in a game; the last settlement ends the game
+    CLOSE = enum.auto()
+
+
+T = TablePhase
+# The one table of table-level transitions: (phase, action) -> the phases it may lead
+# to. An action absent for a phase is refused with WRONG_PHASE; `_enter` asserts the
+# phase it arrives at is listed.
+TRANSITIONS: dict[tuple[TablePhase, TableAction], frozenset[TablePhase]] = {
+    (T.GATHERING, TableAction.BEGIN_ORDER): frozenset({T.ORDERING}),
+    (T.ORDERING, TableAction.ORDER_ROLL): frozenset({T.ORDERING, T.BETWEEN_GAMES}),
+    (T.BETWEEN_GAMES, TableAction.START_GAME): frozenset({T.PLAYING}),
+    (T.PLAYING, TableAction.PLAY): frozenset({T.PLAYING, T.BETWEEN_GAMES}),
+    (T.GATHERING, TableAction.CLOSE): frozenset({T.CLOSED}),
+    (T.ORDERING, TableAction.CLOSE): frozenset({T.CLOSED}),
+    (T.BETWEEN_GAMES, TableAction.CLOSE): frozenset({T.CLOSED}),
+}
+del T
+
+
 def _refuse(reason: ChouetteReason, message: str = "") -> NoReturn:
     raise ChouetteError(reason, message)
 
@@ -141,6 +168,18 @@ class Chouette:
         self._auto = 0
         self._partner_candidates: list[str] = []
         self._partner_draw: tuple[str, ...] = ()
+
+    def _require(self, action: TableAction, message: str) -> None:
+        if (self._phase, action) not in TRANSITIONS:
+            if self._phase is TablePhase.CLOSED:
+                _refuse(R.CLOSED)
+            if action is TableAction.CLOSE:
+                _refuse(R.GAME_IN_PROGRESS)
+            _refuse(R.WRONG_PHASE, message)
+
+    def _enter(self, action: TableAction, to_phase: TablePhase) -> None:
+        assert to_phase in TRANSITIONS[(self._phase, action)], (self._phase, action)
+        self._phase = to_phase
 
     # --- queries ---------------------------------------------------------------------
 
@@ -391,6 +430,8 @@ class Chouette:
                 c.live and name in (c.member, c.box_side) for c in self._contracts
             )
             if holds and now and name != self._partner:
+                if name == self._box:  # C73: he is gone; the game ends with him
+                    events.append(PlayerLeft(name))
                 self._abandon(name, events)
                 if name != self._box and name in self._queue:
                     self._remove(name)
@@ -434,11 +475,8 @@ class Chouette:
 
     def close(self) -> list[AnyEvent]:
         """The owner closes the table (between games): the final standing (C78)."""
-        if self._game is not None:
-            _refuse(R.GAME_IN_PROGRESS)
-        if self._phase is TablePhase.CLOSED:
-            _refuse(R.CLOSED)
-        self._phase = TablePhase.CLOSED
+        self._require(TableAction.CLOSE, "close between games")
+        self._enter(TableAction.CLOSE, TablePhase.CLOSED)
         totals = self.ledger.totals()
         ranked = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
         return [TableClosed(tuple(ranked))]
@@ -447,20 +485,18 @@ class Chouette:
 
     def begin_order(self) -> list[AnyEvent]:
         """`chouette start`: everyone seated rolls one die (`order_roll`)."""
-        if self._phase is not TablePhase.GATHERING:
-            _refuse(R.WRONG_PHASE, "the order is already decided")
+        self._require(TableAction.BEGIN_ORDER, "the order is already decided")
         if len(self._queue) < START_MIN:
             _refuse(R.TOO_FEW_PLAYERS, f"{START_MIN} players needed")
         self._order_groups = [list(self._queue)]
-        self._phase = TablePhase.ORDERING
+        self._enter(TableAction.BEGIN_ORDER, TablePhase.ORDERING)
         return []
 
     def order_roll(self, dice: Mapping[str, int]) -> list[AnyEvent]:
         """One die for each player in `order_to_roll`. Ties re-roll among themselves,
         keeping their place relative to the others; once all differ the queue is
         highest first: box, captain, then the rest."""
-        if self._phase is not TablePhase.ORDERING:
-            _refuse(R.WRONG_PHASE, "no order to roll")
+        self._require(TableAction.ORDER_ROLL, "no order to roll")
         expected = set(self.order_to_roll)
         if set(dice) != expected or not all(
             isinstance(d, int) and 1 <= d <= 6 for d in dice.values()
@@ -486,7 +522,7 @@ class Chouette:
         self._queue = [g[0] for g in self._order_groups] + self._order_joiners
         self._order_joiners = []
         self._order_groups = []
-        self._phase = TablePhase.BETWEEN_GAMES
+        self._enter(TableAction.ORDER_ROLL, TablePhase.BETWEEN_GAMES)
         events.append(OrderDecided(tuple(self._queue)))
 
     # --- a game's start (C22, C59, C60-C63, C69) ----------------------------------------
@@ -496,8 +532,7 @@ class Chouette:
         opening; the partner is kept for his box's run, or chosen now if mandatory.
         `board` (tests, problems) starts from a set-up board instead, e.g.
         `Game.from_position(...)` with player 0 the box; its own cube is not used."""
-        if self._phase is not TablePhase.BETWEEN_GAMES:
-            _refuse(R.WRONG_PHASE, "not between games")
+        self._require(TableAction.START_GAME, "not between games")
         active = [n for n in self._queue if n not in self._sitting_out]
         if len(active) < 2:
             _refuse(R.TOO_FEW_PLAYERS, "a box and a captain are needed")
@@ -527,7 +562,7 @@ class Chouette:
                 CubeRules(enabled=True), GameStarted(self._game_number, False, False)
             )
         )
-        self._phase = TablePhase.PLAYING
+        self._enter(TableAction.START_GAME, TablePhase.PLAYING)
         events: list[AnyEvent] = [self._started_event()]
         if (
             self._partner is None
@@ -641,8 +676,8 @@ class Chouette:
     # --- checker play (C22-C25) ---------------------------------------------------------
 
     def _playing(self) -> Game:
-        if self._game is None:
-            _refuse(R.WRONG_PHASE, "no game is being played")
+        self._require(TableAction.PLAY, "no game is being played")
+        assert self._game is not None
         return self._game
 
     def _side_of_player(self, name: str) -> Holder:
@@ -1465,7 +1500,7 @@ class Chouette:
         )
         self._last_game = self._game
         self._reset_game()
-        self._phase = TablePhase.BETWEEN_GAMES
+        self._enter(TableAction.PLAY, TablePhase.BETWEEN_GAMES)
         events.append(
             ChouetteGameOver(self._game_number, box_won, record, tuple(self._queue))
         )
