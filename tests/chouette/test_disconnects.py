@@ -60,6 +60,9 @@ def test_a_proxied_member_never_blocks_and_follows_the_captain() -> None:
     t.drop("b")
     events = t.take("c")  # the last member present: revealed at once
     assert answers(events)["d"] == (Answer.DROP, True)  # copies the captain (b)
+    t.roll("a", (2, 1))
+    t.move("a", [(1, 0), (1, 0)])
+    assert t.sitting_out == {"d"}  # still away at the game's end (C71)
 
 
 def test_captain_absent_needs_someone_to_take_over() -> None:

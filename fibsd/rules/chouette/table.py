@@ -1470,6 +1470,10 @@ class Chouette:
                 self._queue.insert(0, rot)
             self._move_to_end(box)
             self._partner = None  # C63: the old partner is the next captain
+        for name in sorted(self._proxied - set(self._leaving) - self._sitting_out):
+            if name in self._queue:  # C71: still away at the game's end
+                self._sitting_out.add(name)
+                events.append(SittingOut(name, True))
         for name in self._leaving:
             if name in self._queue:
                 self._queue.remove(name)
