@@ -7,6 +7,7 @@ equal table."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import HealthCheck, given
@@ -14,6 +15,7 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from fibsd.rules.chouette import (
+    AnyEvent,
     BoxLimits,
     Chouette,
     ChouetteGameOver,
@@ -28,6 +30,8 @@ from fibsd.rules.chouette import (
     PlayerLeft,
     Rotation,
     Settings,
+    chouette_event_from_dict,
+    chouette_event_to_dict,
 )
 
 from .driver import NAMES, step
@@ -54,8 +58,13 @@ def table_settings(draw: st.DrawFn) -> Settings:
     )
 
 
-def check(t: Chouette, events: list[object]) -> None:
+def check(t: Chouette, events: list[AnyEvent]) -> None:
     t.check()
+    for e in events:
+        assert (
+            chouette_event_from_dict(json.loads(json.dumps(chouette_event_to_dict(e))))
+            == e
+        )
     assert sum(t.totals().values()) == 0
     assert sorted(t.seated) == sorted(set(t.seated))
     for e in events:

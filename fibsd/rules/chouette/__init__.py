@@ -50,6 +50,7 @@ from .events import (
     ResignationOffered,
     SittingOut,
     TableClosed,
+    chouette_event_from_dict,
     chouette_event_to_dict,
 )
 from .ledger import GameRecord, Ledger, LedgerRow, Standing, split_with_partner
@@ -130,6 +131,7 @@ __all__ = [
     "TableAction",
     "TableClosed",
     "TablePhase",
+    "chouette_event_from_dict",
     "chouette_event_to_dict",
     "parse_settings",
     "split_with_partner",

@@ -10,12 +10,12 @@ the two-player engine's board events (`OpeningRolled`, `DiceRolled`, `CheckersMo
 from __future__ import annotations
 
 import enum
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, get_args, get_origin, get_type_hints
 
 import attrs
 
 from ..events import Event as BoardEvent
-from ..events import GameResult, event_to_dict
+from ..events import GameResult, event_from_dict, event_to_dict
 
 
 class Answer(enum.Enum):
@@ -291,3 +291,43 @@ def chouette_event_to_dict(event: AnyEvent) -> dict[str, Any]:
     for field in attrs.fields(type(event)):
         out[field.name] = _plain(getattr(event, field.name))
     return out
+
+
+_CLASSES: dict[str, type[Any]] = {
+    cls.__name__: cls for cls in get_args(ChouetteEvent) if attrs.has(cls)
+}
+
+
+def _from_plain(tp: Any, value: Any) -> Any:
+    """A field's value from its JSON form, by its annotation."""
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_plain(args[0], v) for v in value)
+        return tuple(_from_plain(a, v) for a, v in zip(args, value, strict=True))
+    if args and type(None) in args:  # X | None
+        if value is None:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _from_plain(inner, value)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp[value]
+    if tp in (str, int, bool) and not isinstance(value, tp):
+        raise TypeError(f"{value!r} is not {tp.__name__}")
+    return value
+
+
+def chouette_event_from_dict(data: dict[str, Any]) -> AnyEvent:
+    """Inverse of `chouette_event_to_dict`; ValueError on an unknown type or field."""
+    cls = _CLASSES.get(data.get("type", "")) if isinstance(data, dict) else None
+    if cls is None:
+        return event_from_dict(data)
+    try:
+        hints = get_type_hints(cls)
+        kwargs = {
+            f.name: _from_plain(hints[f.name], data[f.name]) for f in attrs.fields(cls)
+        }
+        event: AnyEvent = cls(**kwargs)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a chouette event: {data!r}") from exc
+    return event
