@@ -536,17 +536,19 @@ class Chouette:
         active = [n for n in self._queue if n not in self._sitting_out]
         if len(active) < 2:
             _refuse(R.TOO_FEW_PLAYERS, "a box and a captain are needed")
-        # C69: a sitting-out player whose turn as box or captain comes goes to the end
+        if len(active) < 3 or self._partner in self._sitting_out:
+            self._partner = None  # a box, a partner and a captain are needed
+        # C69: a sitting-out player whose turn as box, partner or captain comes goes to
+        # the end; the active players keep their order, so this ends within len(queue)
         slots = 2 if self._partner is not None else 1
-        for _ in range(len(self._queue) * 2):
-            head = [n for n in self._queue[: slots + 1]]
+        for _ in range(len(self._queue)):
+            head = self._queue[: slots + 1]
             out = next((n for n in head if n in self._sitting_out), None)
             if out is None:
                 break
             self._move_to_end(out, record=False)
-        if self._partner is not None and (
-            self._queue.index(self._partner) != 1 or len(active) < 3
-        ):
+        assert not set(self._queue[: slots + 1]) & self._sitting_out
+        if self._partner is not None and self._queue.index(self._partner) != 1:
             self._partner = None
         self._reset_game()
         self._game_number += 1
