@@ -379,3 +379,33 @@ def test_the_last_tied_player_leaving_decides_the_order() -> None:
     t.order_roll({"a": 6, "b": 4, "c": 4, "d": 2})
     t.leave("c")
     assert t.phase is TablePhase.BETWEEN_GAMES and t.queue == ("a", "b", "d")
+
+
+def test_malformed_saves_are_refused() -> None:
+    t = ordered(["a", "b", "c"])
+    t.start_game()
+    saved = t.to_dict()
+    for broken in (
+        {k: v for k, v in saved.items() if k != "queue"},
+        {**saved, "captain": "zed"},  # a captain with no live contract
+        {**saved, "settings": {**saved["settings"], "beavers": 7}},
+        {**saved, "contracts": [{**saved["contracts"][0], "value": 3}]},
+    ):
+        with pytest.raises(ValueError):
+            Chouette.from_dict(broken)
+    assert Chouette.from_dict(saved) == t
+
+
+def test_the_partners_leave_waits_for_the_games_end() -> None:
+    s = Settings(partner_from=4)
+    t = ordered(["a", "b", "c", "d"], s)
+    t.start_game(board=board({1: 2}, TEAM_GAMMONED, turn=0))
+    t.request_partner("a")
+    t.partner_answer("b", True)
+    assert (t.partner, t.captain) == ("b", "c")
+    t.leave("b", now=True)  # his share of this game is still open
+    assert t.leaving == ("b",) and t.partner == "b"
+    finish(t, "a")
+    d = dict(t.ledger.games[-1].deltas)
+    assert d == {"a": 1, "b": 1, "c": -1, "d": -1}  # Jacoby: singles; +2 net split
+    assert t.queue == ("a", "d", "c") and t.partner is None
