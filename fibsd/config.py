@@ -395,6 +395,7 @@ class Config:
         host: str | None = None,
         port: int | str | None = None,
         db_path: str | Path | None = None,
+        web_port: int | str | None = None,
     ) -> Config:
         """A copy with the command-line values that were given (None = not given).
 
@@ -410,6 +411,10 @@ class Config:
             changes["port"] = port
         if db_path is not None:
             changes["db_path"] = db_path
+        if web_port is not None:
+            if isinstance(web_port, str):
+                web_port = int(web_port) if web_port.isascii() and web_port.isdigit() else web_port
+            changes["web_port"] = web_port
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]  # validated
 
     def is_admin(self, name: str) -> bool:

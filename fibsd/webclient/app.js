@@ -208,7 +208,7 @@ function onText(line) {
     send("show saved");
   }
   if (state.readingSaved && !/^[ *]{2}\S/.test(line)) state.readingSaved = false;
-  log(line, line.startsWith("** ") ? "error" : "");
+  log(line, line.startsWith("** ") ? "notice" : "");
   if (line.startsWith("** ") && state.moves.length && state.board) resetMoves();  // refused
   renderControls();
 }

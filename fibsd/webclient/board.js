@@ -126,9 +126,11 @@ export function describe(board) {
   const length = board.matchLength === 9999 ? "unlimited match" : `${board.matchLength}-point match`;
   const crawford = isCrawfordGame(board) ? " · Crawford game" : board.postCrawford ? " · post-Crawford" : "";
   const [mine, theirs] = pipCounts(board);
+  const colour = board.colour === 1 ? "white" : "black";
+  const who = board.player === "You" ? `you play ${colour}` : `${board.player} plays ${colour}`;
   return {
     score: `${me} ${board.score[0]} – ${board.score[1]} ${board.opponent}`,
-    match: `${length}${crawford}`,
+    match: `${length}${crawford} · ${who}`,
     pips: `pips: ${me} ${mine} · ${board.opponent} ${theirs}`,
   };
 }

@@ -83,9 +83,11 @@ async def test_keep_alive_serves_several_requests_then_the_upgrade(start_server:
     await register(running, "alice")
     tcp = await trio.open_tcp_stream("127.0.0.1", door.port)
     await tcp.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /app.js HTTP/1.1\r\nHost: x\r\n\r\n")
+    running.clients.append(TestClient(tcp))  # type: ignore[arg-type]  # closed at the end
+    script = (Path(__file__).parents[2] / "fibsd/webclient/app.js").read_bytes()
     data = b""
     with trio.fail_after(5):
-        while data.count(b"HTTP/1.1 200") < 2 or not data.endswith(b"placeholder\n"):
+        while data.count(b"HTTP/1.1 200") < 2 or not data.endswith(script):
             data += await tcp.receive_some(65536)
     stream = await WebSocketClientStream.connect(door.port, tcp=tcp)
     client = TestClient(stream)  # type: ignore[arg-type]
@@ -279,3 +281,29 @@ def test_the_shipped_config_turns_the_web_listener_on_at_8080() -> None:
     config = Config.from_toml(Path(__file__).parents[2] / "conf/fibsd.toml")
     assert config.web_enabled and config.web_port == 8080 and config.host == "127.0.0.1"
     assert not Config.default().web_enabled
+
+
+async def test_a_websocket_reader_that_stops_reading_is_cut_off(
+        start_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    running, door = await start_web(start_server, **{
+        "limits.max_output_lines": 100, "limits.command_burst": 100_000,
+        "limits.commands_per_second": 10_000.0})
+    await register(running, "alice")
+    await register(running, "bob")
+    client, _ = await clip_login(door, "alice")
+    bob = await Player.join_server(running, "bob", register_first=False)
+    # Thousands of commands with long answers, and alice reads none of them: the frames
+    # pile up in the socket buffers, then in her outbox, which is bounded.
+    commands = 3000
+    try:
+        for _ in range(commands // 100):
+            await client.stream.send_all(b"help\r\n" * 100)
+    except trio.BrokenResourceError:
+        pass  # already cut off
+    await bob.command("toggle ready", "** You're now refusing to play with someone.")  # bob is served meanwhile
+    rest = await client.read_all_until_closed(timeout=20)
+    answers = sum(line == "Type 'help <command>' for help on a command. The commands are:" for line in rest)
+    assert 0 < answers < commands
+    assert "output buffer of 127.0.0.1 full; disconnecting" in caplog.text
+    assert door.streams[0].closed_with is None or door.streams[0].closed_with.code == CloseReason.GOING_AWAY
+    await bob.command("toggle ready", "** You're now ready to invite or join someone.")

@@ -20,6 +20,7 @@ import pytest
 import trio
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -211,6 +212,16 @@ def test_register_log_out_and_log_in_with_a_wrong_then_the_right_password(
         page.click("#login-button")
         page.logged_in("dora")
         page.wait_log("Logged in as dora.")
+        # A phone-sized screen: one column, nothing wider than the screen.
+        browser.set_window_size(390, 844)
+        try:
+            page.wait(lambda: browser.execute_script(
+                "return document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling")
+            assert page.find("#lobby-view").rect["x"] == page.find("#chat-view").rect["x"]
+            if os.environ.get("FIBSD_WEB_PHONE_SCREENSHOT"):
+                browser.save_screenshot(os.environ["FIBSD_WEB_PHONE_SCREENSHOT"])
+        finally:
+            browser.set_window_size(1200, 900)
 
 
 def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
@@ -249,13 +260,18 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         bob.wait_log("alice moves")
         bob.wait(lambda: abs(bob.count(20)) == 2, "alice's made point on bob's board")  # her 5 is his 20
 
-        # bob rolls 6-5 and runs a back checker 24/13 in two steps.
+        # bob rolls 6-5 and runs a back checker 24/13: 24/18 by clicking, 18/13 by dragging.
         bob.click("#roll")
         bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
         bob.point(24)
         bob.point(18)
-        bob.point(18)
-        bob.point(13)
+        bob.wait(lambda: abs(bob.count(18)) == 1 and "5 to play" in bob.text("#turn-info"), "24/18 made")
+        # (By offsets: picking a checker up redraws the board, so elements go stale.)
+        source, target = bob.find('#board [data-q="18"]'), bob.find('#board [data-q="13"]')
+        dx = target.rect["x"] - source.rect["x"]
+        dy = target.rect["y"] - source.rect["y"]
+        ActionChains(bob.focus()).move_to_element(source).click_and_hold() \
+            .move_by_offset(dx / 2, dy / 2).move_by_offset(dx - dx / 2, dy - dy / 2).release().perform()
         alice.wait_log("bob moves")
         carol.wait(lambda: carol.counts() == bob.counts(), "carol's board following")
         alice.wait(lambda: alice.counts() == bob.counts(), "alice's board after bob's move")
