@@ -253,7 +253,8 @@ function resetMoves(redraw = true) {
   state.shown = b;
   state.moves = [];
   state.selected = null;
-  state.dice = b && myTurn() && b.dice[0] ? (b.dice[0] === b.dice[1] ? Array(4).fill(b.dice[0]) : b.dice.slice()) : [];
+  const rolled = b && myTurn() && b.dice[0] > 0 && b.canMove > 0;
+  state.dice = !rolled ? [] : b.dice[0] === b.dice[1] ? Array(4).fill(b.dice[0]) : b.dice.slice();
   if (redraw) render();
 }
 

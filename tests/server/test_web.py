@@ -154,13 +154,22 @@ async def test_frames_split_and_merged_anywhere_give_the_same_lines(start_server
 
 
 async def test_a_line_too_long_is_answered_and_closed_as_over_tcp(start_server: Any) -> None:
-    _running, door = await start_web(start_server, **{"limits.max_line_bytes": 128})
+    running, door = await start_web(start_server, **{"limits.max_line_bytes": 128})
     client = await door.connect()
     await client.expect_prompt("login: ")
     await client.stream.send_all(b"x" * 200)  # one huge frame, no line end
     rest = await client.read_all_until_closed()
     assert "** Line too long. Closing the connection." in rest
     assert door.streams[0].closed_with is not None  # a close frame, not just a cut
+    # A frame that announces a gigabyte is read as it comes and cut off at the limit too.
+    stream = await WebSocketClientStream.connect(door.port)
+    client = TestClient(stream)  # type: ignore[arg-type]
+    running.clients.append(client)
+    await client.expect_prompt("login: ")
+    header = bytes([0x82, 0x80 | 127]) + (2**30).to_bytes(8, "big") + bytes(4)  # mask 0
+    await stream.tcp.send_all(header + b"y" * 4096)
+    rest = await client.read_all_until_closed()
+    assert "** Line too long. Closing the connection." in rest
 
 
 async def test_garbage_frames_get_a_close_frame_naming_the_error(start_server: Any) -> None:
