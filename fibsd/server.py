@@ -170,7 +170,7 @@ class Server:
         for listener in self.web_listeners:
             sockname = listener.socket.getsockname()
             log.info("listening for HTTP/WebSocket on %s:%s", sockname[0], sockname[1])
-        await nursery.start(trio.serve_listeners, web.handle_plain, self.web_listeners)
+        await nursery.start(trio.serve_listeners, web.handle, self.web_listeners)
         if self._tls_context is not None:
             self.web_tls_listeners = await trio.open_ssl_over_tcp_listeners(
                 self.config.web_tls_port, self._tls_context, host=self.config.host
@@ -179,7 +179,7 @@ class Server:
                 if isinstance(transport := tls_listener.transport_listener, trio.SocketListener):
                     sockname = transport.socket.getsockname()
                     log.info("listening for HTTPS/WebSocket on %s:%s", sockname[0], sockname[1])
-            await nursery.start(trio.serve_listeners, web.handle_tls, self.web_tls_listeners)
+            await nursery.start(trio.serve_listeners, web.handle, self.web_tls_listeners)
 
     async def _handle_tls_stream(self, stream: trio.SSLStream[trio.SocketStream]) -> None:
         """Complete the handshake (within the login timeout, as it is the first step of

@@ -179,20 +179,16 @@ class WebListener:
         self._request_timeout = request_timeout_seconds
         self.files = load_static_files()
 
-    async def handle_plain(self, stream: trio.abc.Stream) -> None:
-        await self._handle(stream, scheme="http")
-
-    async def handle_tls(self, stream: trio.abc.Stream) -> None:
-        await self._handle(stream, scheme="https")
-
-    async def _handle(self, stream: trio.abc.Stream, *, scheme: str) -> None:
+    async def handle(self, stream: trio.abc.Stream) -> None:
+        """Serve one accepted connection (plain or TLS: a TLS handshake happens on the
+        first read, within the first request's timeout)."""
         peer = self._peer_of(stream)
         if not self._allows(peer):  # the club's allowed networks cover the page too
             await trio.aclose_forcefully(stream)
             return
         upgraded = False
         try:
-            websocket = await self._serve_http(stream, peer, scheme)
+            websocket = await self._serve_http(stream, peer)
             if websocket is not None:
                 upgraded = True
                 await self._serve_stream(websocket)  # closes it
@@ -205,7 +201,7 @@ class WebListener:
                 await trio.aclose_forcefully(stream)
 
     async def _serve_http(
-        self, stream: trio.abc.Stream, peer: str, scheme: str
+        self, stream: trio.abc.Stream, peer: str
     ) -> WebSocketStream | None:
         """Answer requests until the connection closes or upgrades (the WebSocket then)."""
         http = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES)
@@ -227,7 +223,7 @@ class WebListener:
             target = request.target.decode("ascii", "replace").partition("?")[0]
             headers = {name.lower(): value for name, value in request.headers}
             if _wants_websocket(headers) and target in WEBSOCKET_PATHS:
-                return await self._upgrade(http, stream, request, headers, peer, scheme)
+                return await self._upgrade(http, stream, request, headers, peer)
             await self._answer(http, stream, request.method, target)
             if http.our_state is not h11.DONE or http.their_state is not h11.DONE:
                 return None
@@ -306,7 +302,6 @@ class WebListener:
         request: h11.Request,
         headers: dict[bytes, bytes],
         peer: str,
-        scheme: str,
     ) -> WebSocketStream | None:
         """Validate the WebSocket handshake (RFC 6455 §4.2) and switch protocols."""
         key = headers.get(b"sec-websocket-key")
@@ -318,7 +313,7 @@ class WebListener:
                                 close=True, extra=[("Sec-WebSocket-Version", "13")])
             return None
         origin = headers.get(b"origin")
-        if not self._origin_allowed(origin, headers.get(b"host"), scheme):
+        if not self._origin_allowed(origin, headers.get(b"host")):
             log.info("websocket from %s refused: origin %r not allowed", peer, origin)
             await self._respond(http, stream, 403, b"This page's origin may not connect\n",
                                 close=True)
@@ -342,14 +337,16 @@ class WebListener:
                  origin.decode("ascii", "replace") if origin else "none")
         return WebSocketStream(stream, peer, trailing)
 
-    def _origin_allowed(self, origin: bytes | None, host: bytes | None, scheme: str) -> bool:
+    def _origin_allowed(self, origin: bytes | None, host: bytes | None) -> bool:
         """Browsers send the page's origin; other clients send none and may connect (they
         could forge any Origin anyway: the check protects browsers' users from other
-        sites' pages, not the server). The server's own page is always allowed."""
+        sites' pages, not the server). The server's own page is always allowed: an origin
+        naming the host and port the request was sent to. (The scheme is not compared: a
+        reverse proxy that terminates TLS serves the page as https and asks over http.)"""
         if origin is None:
             return True
         text = origin.decode("ascii", "replace").lower()
-        if host is not None and text == f"{scheme}://{host.decode('ascii', 'replace').lower()}":
+        if host is not None and text.partition("://")[2] == host.decode("ascii", "replace").lower():
             return True
         return "*" in self._allowed_origins or text in self._allowed_origins
 

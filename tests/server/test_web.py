@@ -205,7 +205,10 @@ async def test_origins_other_than_the_page_and_the_list_are_refused(start_server
         await WebSocketClientStream.connect(door.port, origin="https://evil.example")
     assert refused.value.status == 403
     host = f"127.0.0.1:{door.port}"
-    for origin in (f"http://{host}", "https://playfibs.example", None):
+    with pytest.raises(HandshakeRefused):  # the same host on another port is another site
+        await WebSocketClientStream.connect(door.port, origin="http://127.0.0.1:1", host=host)
+    # The page itself, also as a TLS-terminating proxy serves it; a listed site; no origin.
+    for origin in (f"http://{host}", f"https://{host}", "https://playfibs.example", None):
         stream = await WebSocketClientStream.connect(door.port, origin=origin, host=host)
         client = TestClient(stream)  # type: ignore[arg-type]
         running.clients.append(client)
