@@ -218,8 +218,6 @@ def test_register_log_out_and_log_in_with_a_wrong_then_the_right_password(
             page.wait(lambda: browser.execute_script(
                 "return document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling")
             assert page.find("#lobby-view").rect["x"] == page.find("#chat-view").rect["x"]
-            if os.environ.get("FIBSD_WEB_PHONE_SCREENSHOT"):
-                browser.save_screenshot(os.environ["FIBSD_WEB_PHONE_SCREENSHOT"])
         finally:
             browser.set_window_size(1200, 900)
 
@@ -288,6 +286,17 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
                    "one target")
         if os.environ.get("FIBSD_WEB_SCREENSHOT"):
             alice.focus().save_screenshot(os.environ["FIBSD_WEB_SCREENSHOT"])
+        # On a phone the board fits the screen's width, and the buttons stay below it.
+        browser.set_window_size(390, 844)
+        try:
+            alice.wait(lambda: browser.execute_script(
+                "return document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling")
+            board, resign = alice.find("#board").rect, alice.find("#resign").rect
+            assert board["width"] <= 390 and resign["y"] > board["y"] + board["height"]
+            if os.environ.get("FIBSD_WEB_PHONE_SCREENSHOT"):
+                browser.save_screenshot(os.environ["FIBSD_WEB_PHONE_SCREENSHOT"])
+        finally:
+            browser.set_window_size(1200, 900)
         Select(alice.find("#resign-kind")).select_by_value("n")
         alice.click("#resign")
         bob.wait_log("alice wants to resign. You will win 2 points.")
