@@ -314,3 +314,45 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         bob.wait_log("You win the 3 point match 3-0 .")
         alice.wait_log("bob wins the 3 point match 3-0 .")
         carol.wait_log("bob wins the 3 point match 3-0 .")
+
+
+def test_lobby_decline_chat_leave_and_resume(browser: WebDriver, tmp_path: Path) -> None:
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1], coin=0)) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        invite = '#who tr[data-user="bob"] button[data-action="invite"]'
+
+        # bob declines a first invitation: alice is told.
+        alice.click(invite)
+        bob.wait(lambda: "alice wants to play a 3 point match with you." in bob.text("#invitations"),
+                 "the invitation")
+        bob.click('#invitations [data-from="alice"] button[data-action="decline"]')
+        alice.wait_log("bob says: Sorry, I decline your invitation.")
+        assert not bob.visible('#invitations [data-from="alice"]')
+
+        # An unlimited match, joined; a word with the opponent and a kibitz.
+        Select(alice.find("#invite-length")).select_by_value("unlimited")
+        alice.click(invite)
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.visible("#match-view") and "unlimited match" in alice.text("#match-info"),
+                   "an unlimited match")
+        alice.fill("#chat-text", "good luck")
+        alice.click('#chat-form button[type="submit"]')
+        bob.wait_log("alice says: good luck")
+        Select(bob.find("#chat-kind")).select_by_value("kibitz")
+        bob.fill("#chat-text", "thanks")
+        bob.click('#chat-form button[type="submit"]')
+        alice.wait_log("bob kibitzes: thanks")
+
+        # alice leaves: the match is saved and offered for resuming, then resumed.
+        alice.click("#leave")
+        bob.wait_log("** Player alice has left the game. The game was saved.")
+        alice.click('#saved button[data-action="resume"]')
+        bob.wait(lambda: "alice wants to resume a saved match with you." in bob.text("#invitations"),
+                 "the invitation to resume")
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait_log("bob has joined you. Your running match was loaded.")
+        alice.wait(lambda: alice.dice() == "3,1" and "unlimited match" in alice.text("#match-info"),
+                   "the resumed board")
