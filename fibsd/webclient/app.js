@@ -135,6 +135,7 @@ function loggedIn(line) {
   state.mode = "online";
   state.users.clear();
   state.invitations.clear();
+  state.saved = [];
   $("login-error").textContent = "";
   setStatus(`logged in as ${state.name}`);
   $("login-view").hidden = true;
@@ -359,7 +360,7 @@ function renderControls() {
   show("join-next", state.nextGame);
   show("resign-box", mine && !state.answer);
   show("leave", playing() && (b.turn !== 0 || state.nextGame));
-  show("unwatch", !!b && b.player !== "You" && b.turn !== 0);
+  show("unwatch", !!b && b.player !== "You");
   let info = "";
   if (b && !playing()) info = `Watching ${b.player}.`;
   else if (state.answer) info = state.answer;

@@ -205,6 +205,9 @@ def test_register_log_out_and_log_in_with_a_wrong_then_the_right_password(
         page.wait(lambda: page.visible('#who tr[data-user="dora"]'), "dora in the who list")
         page.click("#logout")
         page.wait(lambda: page.visible("#login-view"), "the login form")
+        page.enter("Dora", "another1")  # names are case-insensitive: taken
+        page.click("#register-button")
+        page.wait(lambda: "Please use another name." in page.text("#login-error"), "the name refused")
         page.enter("dora", "wrong-password")
         page.click("#login-button")
         page.wait(lambda: "Wrong name or password." in page.text("#login-error"), "the refusal")
