@@ -50,6 +50,9 @@ function connect(mode) {
       log("Connection closed.", "error");
       setStatus("not connected");
       showLoggedOut();
+    } else if (state.mode === "login" || state.mode === "register") {
+      const error = $("login-error").textContent;
+      return loginFailed(error || "Could not reach the server (or it closed the connection).");
     }
     state.mode = "idle";
   };
