@@ -1,9 +1,9 @@
 """The trio shell: listeners, one reader loop per connection, one flusher for all output.
 
 This is the only module family (with `fibsd.connection`, `fibsd.login`, `fibsd.web` and
-`fibsd.__main__`) that imports trio. Everything it does with a command is: frame the bytes into lines, hand a
-line to the synchronous application core, commit the returned writes to the store in a
-worker thread, then deliver the returned lines.
+`fibsd.__main__`) that imports trio. Everything it does with a command is: frame the bytes
+into lines, hand a line to the synchronous application core, commit the returned writes to
+the store in a worker thread, then deliver the returned lines.
 
 Concurrency invariants:
 

@@ -348,7 +348,7 @@ def finish_match(registry: Registry, table: Table, won: MatchWon, out: Outcome) 
         updates = [(w.name, change.winner_rating, change.winner_experience),
                    (lo.name, change.loser_rating, change.loser_experience)]
     if length is not None:
-        fields = {"length": length, "score": score[winner], "opponent_score": score[loser]}
+        fields = dict(length=length, score=score[winner], opponent_score=score[loser])
         table._say(out, winner, TextLine.of(Text.YOU_WIN_MATCH, **fields),
                    TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields),
                    TextLine.of(Text.WINS_MATCH, name=table.names[winner], **fields))

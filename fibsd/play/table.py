@@ -543,8 +543,8 @@ class Table:
         self.persist(out)
 
     def _score_line(self, seat: int, score: tuple[int, int]) -> TextLine:
-        fields = {"name": self.names[seat], "score": score[seat], "opponent": self.names[1 - seat],
-                      "opponent_score": score[1 - seat]}
+        fields = dict(name=self.names[seat], score=score[seat], opponent=self.names[1 - seat],
+                      opponent_score=score[1 - seat])
         if self.match.length is None:
             return TextLine.of(Text.SCORE_IN_UNLIMITED, **fields)
         return TextLine.of(Text.SCORE_IN_MATCH, length=self.match.length, **fields)
