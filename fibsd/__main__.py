@@ -1,4 +1,5 @@
-"""The `fibsd` command line: `fibsd serve [--config FILE] [--host HOST] [--port PORT] [--db PATH]`.
+"""The `fibsd` command line: `fibsd serve [--config FILE] [--host HOST] [--port PORT] [--db PATH]
+[--web-port PORT]`.
 
 Reads the configuration (command-line values override the file), opens the store (creating
 the database on first start), and runs the server until SIGINT/SIGTERM. A bad setting stops
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="listen address (overrides the configuration)")
     serve.add_argument("--port", help="listen port (overrides the configuration)")
     serve.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    serve.add_argument("--web-port", help="web (HTTP/WebSocket) port (overrides the configuration)")
     listing = commands.add_parser("list-matches", help="list a player's recent finished matches")
     listing.add_argument("--config", type=Path, help="TOML configuration file")
     listing.add_argument("--db", help="SQLite database path (overrides the configuration)")
@@ -62,10 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_config(config_path: Path | None, *, host: str | None, port: str | None, db: str | None) -> Config:
+def load_config(config_path: Path | None, *, host: str | None, port: str | None, db: str | None,
+                web_port: str | None = None) -> Config:
     """The effective configuration; raises ConfigError naming a bad setting."""
     config = Config.from_toml(config_path) if config_path is not None else Config.default()
-    return config.with_overrides(host=host, port=port, db_path=db)
+    return config.with_overrides(host=host, port=port, db_path=db, web_port=web_port)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, host=args.host, port=args.port, db=args.db)
+        config = load_config(args.config, host=args.host, port=args.port, db=args.db,
+                             web_port=args.web_port)
     except ConfigError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return 2

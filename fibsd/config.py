@@ -18,6 +18,7 @@ typo must not silently leave a default in force):
     [admin]      admins
     [club]       registration, allowed_networks
     [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
+    [web]        web_enabled, web_port, web_tls_port, web_allowed_origins
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -73,6 +74,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     "club": ("registration", "allowed_networks"),
     # Issue 8: the optional second listener speaking TLS (fibsd/tls.py).
     "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
+    # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/web.py).
+    "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins"),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
@@ -215,6 +218,34 @@ def _validate(config: Config) -> None:
     _path("tls_key_file", config.tls_key_file)
     if config.tls_enabled and config.tls_port == config.port != 0:
         raise _fail("tls_port", "must differ from 'port'", config.tls_port)
+    if type(config.web_enabled) is not bool:
+        raise _fail("web_enabled", "must be true or false", config.web_enabled)
+    _int_in("web_port", config.web_port, 0, 65535)
+    _int_in("web_tls_port", config.web_tls_port, 0, 65535)
+    if config.web_enabled and config.web_port != 0 and config.web_port in (
+        config.port, config.tls_port if config.tls_enabled else -1
+    ):
+        raise _fail("web_port", "must differ from 'port' and 'tls_port'", config.web_port)
+    _origins(config.web_allowed_origins)
+
+
+def _origins(value: object) -> tuple[str, ...]:
+    # An origin is what a browser sends in its Origin header: scheme://host[:port], no
+    # path. "*" allows every page (the server's own page is always allowed).
+    requirement = 'must be a list of origins like "https://example.org" (or "*")'
+    if not isinstance(value, (list, tuple)):
+        raise _fail("web_allowed_origins", requirement, value)
+    for origin in value:
+        if not isinstance(origin, str) or not (
+            origin == "*"
+            or (
+                origin.startswith(("http://", "https://"))
+                and "/" not in origin.split("://", 1)[1]
+                and all(" " < ch < "\x7f" for ch in origin)
+            )
+        ):
+            raise _fail("web_allowed_origins", requirement, origin)
+    return tuple(value)
 
 
 def _networks(value: object) -> tuple[str, ...]:
@@ -296,6 +327,15 @@ class Config:
     tls_port: int = 4322
     tls_cert_file: Path = attrs.field(default=Path("var/tls/fibsd-cert.pem"), converter=_to_path)
     tls_key_file: Path = attrs.field(default=Path("var/tls/fibsd-key.pem"), converter=_to_path)
+    # [web]: HTTP for the web client and WebSocket (`/fibs`) for any browser client, on
+    # the same address as `host`; off here, on in conf/fibsd.toml (`./scripts/serve`).
+    # With TLS on, `web_tls_port` serves https/wss with the same certificate.
+    web_enabled: bool = False
+    web_port: int = 8080
+    web_tls_port: int = 8443
+    # Pages on other sites allowed to open the WebSocket (Origin header); the server's own
+    # page, and clients that send no Origin (not browsers), are always allowed.
+    web_allowed_origins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
 
     def __attrs_post_init__(self) -> None:
         _validate(self)
@@ -355,6 +395,7 @@ class Config:
         host: str | None = None,
         port: int | str | None = None,
         db_path: str | Path | None = None,
+        web_port: int | str | None = None,
     ) -> Config:
         """A copy with the command-line values that were given (None = not given).
 
@@ -370,6 +411,10 @@ class Config:
             changes["port"] = port
         if db_path is not None:
             changes["db_path"] = db_path
+        if web_port is not None:
+            if isinstance(web_port, str):
+                web_port = int(web_port) if web_port.isascii() and web_port.isdigit() else web_port
+            changes["web_port"] = web_port
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]  # validated
 
     def is_admin(self, name: str) -> bool:

@@ -12,7 +12,8 @@ non-blocking `send` per connection. A login storm or a status change sends one l
 thousands of users; a writer task per connection would cost a task switch and a trio
 `send_all` per recipient per line, and each task's memory besides. Only a connection whose
 socket buffer is full gets a task of its own, which waits until the socket is writable.
-TLS connections keep one writer task each (the TLS layer has its own state to drive).
+TLS and WebSocket connections keep one writer task each (their layers have their own
+state to drive).
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ class Connection:
 
     @property
     def needs_writer_task(self) -> bool:
-        """True for streams the flusher cannot write directly (TLS): run `run_writer`."""
+        """True for streams the flusher cannot write directly (TLS, WebSocket): run
+        `run_writer`."""
         return self._socket is None
 
     # ------------------------------------------------------------------ input

@@ -1,9 +1,9 @@
 """The trio shell: listeners, one reader loop per connection, one flusher for all output.
 
-This is the only module family (with `fibsd.connection`, `fibsd.login` and `fibsd.__main__`)
-that imports trio. Everything it does with a command is: frame the bytes into lines, hand a
-line to the synchronous application core, commit the returned writes to the store in a
-worker thread, then deliver the returned lines.
+This is the only module family (with `fibsd.connection`, `fibsd.login`, `fibsd.web` and
+`fibsd.__main__`) that imports trio. Everything it does with a command is: frame the bytes
+into lines, hand a line to the synchronous application core, commit the returned writes to
+the store in a worker thread, then deliver the returned lines.
 
 Concurrency invariants:
 
@@ -46,6 +46,7 @@ from fibsd.login import Arrival, LoginServices, login_dialogue
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
 from fibsd.tls import server_context
+from fibsd.web import WebListener, WebSocketStream
 from protocol.errors import LineTooLong
 from protocol.framing import encode_line
 from protocol.messages import TextLine
@@ -105,6 +106,17 @@ class Server:
             limit=config.new_accounts_per_address_per_hour, window_seconds=3600.0
         )
         self.shutting_down = False
+        # Issue 16: the optional web listener (HTTP + WebSocket, and its TLS twin when
+        # TLS is on); WebSocket connections come back through `_handle_stream`.
+        self.web_listeners: list[trio.SocketListener] = []
+        self.web_tls_listeners: list[trio.SSLListener[trio.SocketStream]] = []
+        self._web = WebListener(
+            serve_stream=self._handle_stream,
+            peer_of=_peer_host,
+            allows=self.allow_list.allows,
+            allowed_origins=config.web_allowed_origins,
+            request_timeout_seconds=config.login_timeout_seconds,
+        ) if config.web_enabled else None
 
     # ----------------------------------------------------------------- serving
 
@@ -127,6 +139,8 @@ class Server:
                     await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
                     if self._tls_context is not None:  # TLS beside the plain listener
                         await self._serve_tls(nursery, self._tls_context)
+                    if self._web is not None:
+                        await self._serve_web(nursery, self._web)
                     task_status.started(listeners)
                     try:
                         await self._stop_requested.wait()
@@ -150,6 +164,23 @@ class Server:
                 sockname = transport.socket.getsockname()
                 log.info("listening for TLS on %s:%s", sockname[0], sockname[1])
         await nursery.start(trio.serve_listeners, self._handle_tls_stream, self.tls_listeners)
+
+    async def _serve_web(self, nursery: trio.Nursery, web: WebListener) -> None:
+        """Open the web listener (and its TLS twin when TLS is on)."""
+        self.web_listeners = await trio.open_tcp_listeners(self.config.web_port, host=self.config.host)
+        for listener in self.web_listeners:
+            sockname = listener.socket.getsockname()
+            log.info("listening for HTTP/WebSocket on %s:%s", sockname[0], sockname[1])
+        await nursery.start(trio.serve_listeners, web.handle, self.web_listeners)
+        if self._tls_context is not None:
+            self.web_tls_listeners = await trio.open_ssl_over_tcp_listeners(
+                self.config.web_tls_port, self._tls_context, host=self.config.host
+            )
+            for tls_listener in self.web_tls_listeners:
+                if isinstance(transport := tls_listener.transport_listener, trio.SocketListener):
+                    sockname = transport.socket.getsockname()
+                    log.info("listening for HTTPS/WebSocket on %s:%s", sockname[0], sockname[1])
+            await nursery.start(trio.serve_listeners, web.handle, self.web_tls_listeners)
 
     async def _handle_tls_stream(self, stream: trio.SSLStream[trio.SocketStream]) -> None:
         """Complete the handshake (within the login timeout, as it is the first step of
@@ -479,8 +510,9 @@ class _PendingWrites:
 
 
 def _peer_host(stream: trio.abc.Stream) -> str:
-    # A TLS connection is an SSLStream over the SocketStream that knows the peer.
-    while isinstance(stream, trio.SSLStream):
+    # A TLS connection is an SSLStream over the SocketStream that knows the peer; a
+    # WebSocket wraps either.
+    while isinstance(stream, (trio.SSLStream, WebSocketStream)):
         stream = stream.transport_stream
     if not isinstance(stream, trio.SocketStream):
         return "unknown"

@@ -44,11 +44,12 @@ def _connect(port: int, timeout: float = 30.0) -> socket.socket:
 
 
 def test_scripts_serve_answers_with_banner_and_stops_on_sigterm(tmp_path: Path) -> None:
-    port = _free_port()
+    port, web_port = _free_port(), _free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
-            [str(ROOT / "scripts" / "serve"), "--port", str(port), "--db", str(tmp_path / "fibsd.db")],
+            [str(ROOT / "scripts" / "serve"), "--port", str(port), "--db", str(tmp_path / "fibsd.db"),
+             "--web-port", str(web_port)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file,
         )
     try:
@@ -56,6 +57,11 @@ def test_scripts_serve_answers_with_banner_and_stops_on_sigterm(tmp_path: Path) 
             banner = _read_until(sock, b"login: ")
             assert b"One account per person only!" in banner
             assert banner.endswith(b"\r\nlogin: ")
+            # The web listener is on in the shipped configuration (issue 16).
+            with _connect(web_port) as web:
+                web.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                page = _read_until(web, b"</html>")
+                assert page.startswith(b"HTTP/1.1 200 ") and b"<title>fibsd</title>" in page
             os.kill(process.pid, signal.SIGTERM)
             assert process.wait(timeout=30) == 0
     finally:
