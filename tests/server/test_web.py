@@ -96,7 +96,7 @@ async def test_keep_alive_serves_several_requests_then_the_upgrade(start_server:
 
 
 async def test_clip_login_and_a_match_over_websockets(start_server: Any) -> None:
-    dice = ScriptedDice([3, 1], coin=0)
+    dice = ScriptedDice([3, 1, 6, 5], coin=0)  # bob's roll is automatic: a 1-point match
     # Only loopback may connect: this passes only if the WebSocket peer's address is found.
     running, door = await start_web(start_server, dice=dice,
                                     **{"club.allowed_networks": ["127.0.0.0/8"]})
@@ -117,6 +117,7 @@ async def test_clip_login_and_a_match_over_websockets(start_server: Any) -> None
     assert board.match_length == 1
     await alice.send("8-5 6-5")
     await bob.expect("alice moves 8-5 6-5 .")
+    await alice.expect("bob rolls 6 and 5.")
     # Everything arrived as binary frames, never text.
     assert door.streams[0].text_frames == 0
     assert door.streams[0].accepted.subprotocol is None
