@@ -193,9 +193,10 @@ def _adduser(args: argparse.Namespace) -> int:
     import getpass
     import time
 
-    from fibsd.accounts import Account, name_problem, password_problem
+    from fibsd.accounts import Account, password_problem
     from fibsd.passwords import PasswordHasher
     from fibsd.store import NameTaken
+    from protocol.vocabulary import name_problem
 
     if name_problem(args.name) is not None:
         print(f"fibsd: '{args.name}' is not a possible name (letters and _ only, at most 20)",

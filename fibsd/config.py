@@ -4,7 +4,8 @@ This module owns `Config` (an immutable value with one field per setting, units 
 names), reading it from TOML (`conf/fibsd.toml` documents every setting with its
 default), command-line overrides, and the rule that a bad setting stops start-up with a
 one-line `ConfigError` naming it. It also reads the operator's MOTD file. It must not
-import trio or the protocol package, and nothing reads configuration into module globals:
+import trio or the wire codec (of `protocol` it asks only `protocol.vocabulary` whether an
+admin name is a possible name), and nothing reads configuration into module globals:
 the server builds one `Config` at start-up and passes it down.
 
 TOML layout (every table and key optional; unknown tables and keys are errors, because a
@@ -36,8 +37,8 @@ from typing import Final, Literal
 
 import attrs
 
-from fibsd.accounts import name_problem
 from fibsd.passwords import SCHEMES, Scheme
+from protocol.vocabulary import name_problem
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LOG_LEVELS: Final[tuple[LogLevel, ...]] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

@@ -9,12 +9,13 @@ import ipaddress
 import logging
 from typing import TYPE_CHECKING
 
-from fibsd.accounts import Account, name_problem, new_invitation_codes, password_problem
+from fibsd.accounts import Account, new_invitation_codes, password_problem
 from fibsd.outcome import OffLoop, Outcome
 from fibsd.registry import Departure
 from fibsd.store import NameTaken, Store
 from protocol import commands as c
 from protocol.messages import TextLine
+from protocol.vocabulary import name_problem
 from protocol.wording import Text
 
 if TYPE_CHECKING:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import attrs
 
 from fibsd.accounts import (
-    SortWho,
     Toggles,
     Variables,
     email_is_valid,
@@ -20,7 +19,6 @@ from fibsd.accounts import (
 from fibsd.outcome import OffLoop, Outcome
 from protocol import commands as c
 from protocol.listings import (
-    EXTENSIONS_TOGGLE,
     set_listing,
     set_value_is,
     set_value_set_to,
@@ -29,6 +27,7 @@ from protocol.listings import (
     toggle_listing,
 )
 from protocol.messages import TextLine
+from protocol.vocabulary import EXTENSIONS_TOGGLE, SortWho
 from protocol.wording import Text
 
 if TYPE_CHECKING:

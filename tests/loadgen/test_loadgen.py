@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.accounts import name_problem
 from fibsd.loadgen.bot import play_command
 from fibsd.loadgen.report import Report, percentile
 from fibsd.loadgen.scenarios import account_name
+from protocol.vocabulary import name_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
