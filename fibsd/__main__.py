@@ -194,7 +194,6 @@ def _adduser(args: argparse.Namespace) -> int:
     import time
 
     from fibsd.accounts import Account, password_problem
-    from fibsd.passwords import PasswordHasher
     from fibsd.store import NameTaken
     from protocol.vocabulary import name_problem
 
@@ -217,7 +216,7 @@ def _adduser(args: argparse.Namespace) -> int:
         return 2
     config, store = opened
     with store:
-        password_hash = PasswordHasher.from_config(config).hash(password)
+        password_hash = config.password_hasher().hash(password)
         try:
             store.create_account(Account.new(args.name, password_hash, time.time()))
         except NameTaken:

@@ -37,7 +37,7 @@ from typing import Final, Literal
 
 import attrs
 
-from fibsd.passwords import SCHEMES, Scheme
+from fibsd.passwords import SCHEMES, PasswordHasher, Scheme
 from protocol.vocabulary import name_problem
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -372,6 +372,19 @@ class Config:
         if db_path is not None:
             changes["db_path"] = db_path
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]  # validated
+
+    def password_hasher(self) -> PasswordHasher:
+        """The hasher the server uses: the `[passwords]` scheme and cost.
+
+        Built here so that `fibsd.passwords` knows nothing of configuration.
+        """
+        return PasswordHasher(
+            self.password_hash_scheme,
+            argon2_time_cost=self.argon2_time_cost,
+            argon2_memory_cost_kib=self.argon2_memory_cost_kib,
+            argon2_parallelism=self.argon2_parallelism,
+            pbkdf2_rounds=self.pbkdf2_rounds,
+        )
 
     def is_admin(self, name: str) -> bool:
         """True if account `name` is listed in `admins` (case-insensitively, like names)."""

@@ -68,7 +68,7 @@ class Server:
         self.config = config
         self.store = store
         self.clock = clock or SystemClock()
-        self.hasher = hasher or PasswordHasher.from_config(config)
+        self.hasher = hasher or config.password_hasher()
         self.registry = Registry(
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
