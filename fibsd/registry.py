@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 from fibsd.accounts import name_key
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
-from fibsd.dice import DiceSource
-from fibsd.fairdice import SeededDice
+from fibsd.dice import DiceSource, SeededDice
 from fibsd.outcome import ClipBytes, Lines, Outcome, Write
 from fibsd.passwords import PasswordHasher
 from fibsd.presentation import WHO_INFO_END, local_time, own_info, who_line

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from fibsd.fairdice import SeededDice
+from fibsd.dice import SeededDice
 from fibsd.outcome import Outcome
 from fibsd.play import boards
 from fibsd.play.table import Table

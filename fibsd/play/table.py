@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from fibsd.dice import DiceSource
-from fibsd.fairdice import SeededDice
+from fibsd.dice import DiceSource, SeededDice
 from fibsd.outcome import Outcome
 from fibsd.play import boards
 from fibsd.play.history import oldmoves_lines, score_before

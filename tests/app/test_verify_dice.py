@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.fairdice import SeededDice, dice_header_lines, rolls_document, rolls_of_match
+from fibsd.dice import SeededDice
+from fibsd.fairdice import dice_header_lines, rolls_document, rolls_of_match
 from fibsd.matfile import export_mat
 from fibsd.rules import Match, MatchOptions
 from fibsd.verify_dice import InputError, run
