@@ -28,6 +28,7 @@ from typing import Any, Final, Self, TypeAlias
 import attrs
 
 from fibsd.accounts import Account, Toggles, Variables
+from fibsd.matfile import MatchRecord
 
 Migration: TypeAlias = str | Callable[[sqlite3.Connection], None]
 
@@ -156,22 +157,6 @@ class NoSuchAccount(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.name = name
-
-
-@attrs.frozen
-class MatchRecord:
-    """A finished match as stored: who played (player 0 invited), length (None =
-    unlimited), final score, winner (None for an unlimited match) and the complete
-    `Match.to_dict()` data, from which `fibsd.matfile` writes the `.mat` file."""
-
-    id: int
-    players: tuple[str, str]
-    length: int | None
-    score: tuple[int, int]
-    winner: int | None
-    data: dict[str, object]
-    started_at: float | None
-    finished_at: float
 
 
 _RECORD_COLUMNS: Final = (

@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fibsd.accounts import Account
-from fibsd.bots.moves import play_line
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.outcome import ClipBytes, Outcome
@@ -34,6 +33,7 @@ from fibsd.registry import Departure, Registry
 from fibsd.rules import GamePhase, legal_plays
 from fibsd.session import Session
 from fibsd.store import Store
+from fibsd.tools.bots.moves import play_line
 from protocol.board import Colour
 from protocol.commands import format_command, parse_command, parse_login_line
 from protocol.errors import CommandError, LineTooLong, ProtocolError
