@@ -197,9 +197,9 @@ def _adduser(args: argparse.Namespace) -> int:
     import getpass
     import time
 
-    from fibsd.accounts import Account, name_problem, password_problem
-    from fibsd.passwords import PasswordHasher
+    from fibsd.accounts import Account, password_problem
     from fibsd.store import NameTaken
+    from protocol.vocabulary import name_problem
 
     if name_problem(args.name) is not None:
         print(f"fibsd: '{args.name}' is not a possible name (letters and _ only, at most 20)",
@@ -220,7 +220,7 @@ def _adduser(args: argparse.Namespace) -> int:
         return 2
     config, store = opened
     with store:
-        password_hash = PasswordHasher.from_config(config).hash(password)
+        password_hash = config.password_hasher().hash(password)
         try:
             store.create_account(Account.new(args.name, password_hash, time.time()))
         except NameTaken:

@@ -1,9 +1,11 @@
 """The account domain model: who a player is and what they chose, with FIBS's defaults.
 
 This module owns the persistent per-account state (`Account`, the 17 `Toggles`, the `set`
-`Variables`) and the pure rules about it: which names and passwords are acceptable (§2.6 of
-the protocol reference), which values a `set` variable takes (§5.3), which e-mail addresses
-`address` accepts. Problems come back as enum members, never as sentences: the FIBS wording
+`Variables`) and the pure rules about it: which passwords are acceptable (§2.6 of the
+protocol reference), which values a `set` variable takes (§5.3), which e-mail addresses
+`address` accepts. The vocabulary it stores (toggle names and defaults, variable names,
+`sortwho` values, `Redoubles`) and the user-name rules are FIBS's, so they live in
+`protocol.vocabulary`; this module derives from them and keeps no copy. Problems come back as enum members, never as sentences: the FIBS wording
 lives in `protocol.wording`, and the session turns a problem into the right line.
 
 It must not know about the wire, trio, the clock or storage: times are passed in, and
@@ -18,33 +20,15 @@ import re
 import secrets
 import zoneinfo
 from collections.abc import Mapping
-from typing import Final, Literal, TypeAlias
+from typing import Final
 
 import attrs
 
-# --- names and passwords (§2.6) ---------------------------------------------------------
+from protocol.vocabulary import TOGGLE_DEFAULTS, TOGGLE_NAMES, Redoubles, SortWho
 
-MAX_NAME_CHARS: Final = 20
+# --- passwords (§2.6) ---------------------------------------------------------------
+
 MIN_PASSWORD_CHARS: Final = 4
-
-_NAME_RE: Final = re.compile(r"[A-Za-z_]+")
-
-# Names nobody may register, compared case-insensitively. `guest` is FIBS's own; `you`
-# because board lines and several sentences use "You" for the reader, so a player called
-# You would be indistinguishable from the reader in every client; the rest are names a
-# player could use to impersonate the server itself.
-RESERVED_NAMES: Final = frozenset(
-    {"guest", "you", "fibs", "fibsd", "server", "system", "admin", "administrator"}
-)
-
-
-class NameProblem(enum.Enum):
-    """Why a name cannot be registered (uniqueness is the store's job: `NameTaken`)."""
-
-    EMPTY = enum.auto()
-    BAD_CHARACTERS = enum.auto()  # anything but A-Z a-z _
-    TOO_LONG = enum.auto()  # more than MAX_NAME_CHARS
-    RESERVED = enum.auto()  # FIBS answers as if the name were taken
 
 
 class PasswordProblem(enum.Enum):
@@ -55,22 +39,6 @@ class PasswordProblem(enum.Enum):
     HAS_COLON = enum.auto()  # `password OLD:NEW:NEW` uses ':' as its separator
     HAS_WHITESPACE = enum.auto()  # the CLIP login line is split on whitespace
     NOT_PRINTABLE_ASCII = enum.auto()  # FIBS is 7-bit; the codec turns the rest into '?'
-
-
-def name_problem(name: str) -> NameProblem | None:
-    """What is wrong with `name` as a new account name, or None if it is acceptable.
-
-    The checks run in the order FIBS reports them: characters first, then length.
-    """
-    if not name:
-        return NameProblem.EMPTY
-    if not _NAME_RE.fullmatch(name):
-        return NameProblem.BAD_CHARACTERS
-    if len(name) > MAX_NAME_CHARS:
-        return NameProblem.TOO_LONG
-    if name.lower() in RESERVED_NAMES:
-        return NameProblem.RESERVED
-    return None
 
 
 def name_key(name: str) -> str:
@@ -112,52 +80,32 @@ def email_is_valid(address: str) -> bool:
 
 # --- toggles (§5.3) ---------------------------------------------------------------------
 
-# The 17 toggles in the order of the `toggle` listing (alphabetical, as FIBS prints them).
-TOGGLE_NAMES: Final[tuple[str, ...]] = (
-    "allowpip",
-    "autoboard",
-    "autodouble",
-    "automove",
-    "bell",
-    "crawford",
-    "double",
-    "greedy",
-    "moreboards",
-    "moves",
-    "notify",
-    "ratings",
-    "ready",
-    "report",
-    "silent",
-    "telnet",
-    "wrap",
-)
-
-
 @attrs.frozen
 class Toggles:
     """The 17 FIBS toggles; the defaults are a new account's (2008 capture, §3.2 and §5.3).
 
-    `moreboards` and `ready` start NO, as on the real server; clients turn them on.
+    `moreboards` and `ready` start NO, as on the real server; clients turn them on. The
+    fields are `protocol.vocabulary.TOGGLE_NAMES` in their order (a test checks it), and
+    typed attributes so that `toggles.greedy` is checked by mypy.
     """
 
-    allowpip: bool = True
-    autoboard: bool = True
-    autodouble: bool = False
-    automove: bool = False
-    bell: bool = False
-    crawford: bool = True
-    double: bool = True
-    greedy: bool = False
-    moreboards: bool = False
-    moves: bool = False
-    notify: bool = True
-    ratings: bool = False
-    ready: bool = False
-    report: bool = True
-    silent: bool = False
-    telnet: bool = True
-    wrap: bool = False
+    allowpip: bool = TOGGLE_DEFAULTS["allowpip"]
+    autoboard: bool = TOGGLE_DEFAULTS["autoboard"]
+    autodouble: bool = TOGGLE_DEFAULTS["autodouble"]
+    automove: bool = TOGGLE_DEFAULTS["automove"]
+    bell: bool = TOGGLE_DEFAULTS["bell"]
+    crawford: bool = TOGGLE_DEFAULTS["crawford"]
+    double: bool = TOGGLE_DEFAULTS["double"]
+    greedy: bool = TOGGLE_DEFAULTS["greedy"]
+    moreboards: bool = TOGGLE_DEFAULTS["moreboards"]
+    moves: bool = TOGGLE_DEFAULTS["moves"]
+    notify: bool = TOGGLE_DEFAULTS["notify"]
+    ratings: bool = TOGGLE_DEFAULTS["ratings"]
+    ready: bool = TOGGLE_DEFAULTS["ready"]
+    report: bool = TOGGLE_DEFAULTS["report"]
+    silent: bool = TOGGLE_DEFAULTS["silent"]
+    telnet: bool = TOGGLE_DEFAULTS["telnet"]
+    wrap: bool = TOGGLE_DEFAULTS["wrap"]
 
     def get(self, name: str) -> bool:
         """The value of toggle `name` (one of TOGGLE_NAMES; anything else is a KeyError)."""
@@ -195,40 +143,11 @@ class Toggles:
         return cls(**known)
 
 
-def resolve_toggle_name(word: str) -> str | None:
-    """The toggle `word` names: an exact name or a unique prefix (`to gr` = greedy), any case."""
-    word = word.lower()
-    if word in TOGGLE_NAMES:
-        return word
-    matches = [name for name in TOGGLE_NAMES if word and name.startswith(word)]
-    return matches[0] if len(matches) == 1 else None
-
-
 # --- `set` variables (§5.3) -------------------------------------------------------------
 
-Redoubles: TypeAlias = int | Literal["unlimited"]
-"""0 = FIBS's `none` (also how CLIP 2 prints it), 1..99, or "unlimited"."""
-
-VARIABLE_NAMES: Final[tuple[str, ...]] = (
-    "boardstyle",
-    "linelength",
-    "pagelength",
-    "redoubles",
-    "sortwho",
-    "timezone",
-)
 MAX_REDOUBLES: Final = 99
 MAX_LINE_OR_PAGE_LENGTH: Final = 999
 DEFAULT_TIMEZONE: Final = "UTC"
-
-
-class SortWho(enum.Enum):
-    """How `who` is sorted; the values are the FIBS words."""
-
-    LOGIN = "login"
-    NAME = "name"
-    RATING = "rating"
-    RRATING = "rrating"
 
 
 class VariableProblem(enum.Enum):

@@ -4,7 +4,8 @@ This module owns `Config` (an immutable value with one field per setting, units 
 names), reading it from TOML (`conf/fibsd.toml` documents every setting with its
 default), command-line overrides, and the rule that a bad setting stops start-up with a
 one-line `ConfigError` naming it. It also reads the operator's MOTD file. It must not
-import trio or the protocol package, and nothing reads configuration into module globals:
+import trio or the wire codec (of `protocol` it asks only `protocol.vocabulary` whether an
+admin name is a possible name), and nothing reads configuration into module globals:
 the server builds one `Config` at start-up and passes it down.
 
 TOML layout (every table and key optional; unknown tables and keys are errors, because a
@@ -37,8 +38,8 @@ from typing import Final, Literal
 
 import attrs
 
-from fibsd.accounts import name_problem
-from fibsd.passwords import SCHEMES, Scheme
+from fibsd.passwords import SCHEMES, PasswordHasher, Scheme
+from protocol.vocabulary import name_problem
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LOG_LEVELS: Final[tuple[LogLevel, ...]] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -416,6 +417,19 @@ class Config:
                 web_port = int(web_port) if web_port.isascii() and web_port.isdigit() else web_port
             changes["web_port"] = web_port
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]  # validated
+
+    def password_hasher(self) -> PasswordHasher:
+        """The hasher the server uses: the `[passwords]` scheme and cost.
+
+        Built here so that `fibsd.passwords` knows nothing of configuration.
+        """
+        return PasswordHasher(
+            self.password_hash_scheme,
+            argon2_time_cost=self.argon2_time_cost,
+            argon2_memory_cost_kib=self.argon2_memory_cost_kib,
+            argon2_parallelism=self.argon2_parallelism,
+            pbkdf2_rounds=self.pbkdf2_rounds,
+        )
 
     def is_admin(self, name: str) -> bool:
         """True if account `name` is listed in `admins` (case-insensitively, like names)."""

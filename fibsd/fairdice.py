@@ -1,11 +1,14 @@
-"""Verifiable dice: a match's dice derived from a secret seed the server commits to.
+"""Verifiable dice: the published `fibsd-dice-v1` scheme a player can check.
 
-Owns the `fibsd-dice-v1` scheme (documented for players in `docs/dice.md`): `SeededDice`
-(a `DiceSource` whose every value follows from a 32-byte seed and its position in the
-stream), the commitment, the pure checks a player's verifier runs (`verify`,
+Owns the scheme (documented for players in `docs/dice.md`): how every value follows from
+a 32-byte seed and its position in the stream (`uniform_value`, `die_from_uniform`,
+`coin_from_uniform`), the commitment, the pure checks a player's verifier runs (`verify`,
 `verify_mat_rolls`), the reconstruction of the drawn values from a finished match
 (`rolls_of_match`, `dice_of_match`), the `.mat` header lines that carry commitment and
-seed (`dice_header_lines`), and the `dicetest` statistics (`roll_statistics`).
+seed (`dice_header_lines`), and the `dicetest` statistics (`roll_statistics`). The
+server's dice source that draws from this stream, `SeededDice`, is in `fibsd.dice`, where
+dice come from; this module is the format both sides agree on, and the client tools
+(`fibsd.tools.verify_dice`) use it without the server.
 
 Pure: no trio, no clock, no store, no protocol. It knows the rules engine's events only
 to read a match's history; it never decides what a match does with the values.
@@ -35,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
-import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
@@ -56,7 +58,8 @@ SEED_HEADER: Final = "DiceSeed"
 SCHEME_HEADER: Final = "DiceScheme"
 
 
-def _seed_from_hex(seed_hex: str) -> bytes:
+def seed_from_hex(seed_hex: str) -> bytes:
+    """The 32-byte seed written as 64 hex digits; ValueError for anything else."""
     try:
         seed = bytes.fromhex(seed_hex.strip())
     except ValueError:
@@ -92,76 +95,10 @@ def coin_from_uniform(u: int) -> int:
     return u % 2
 
 
-class SeededDice:
-    """A `DiceSource` drawing value after value from one secret seed (see the module
-    docstring). `SeededDice.new()` for a new match; `SeededDice(seed, position)` or
-    `from_dict` to continue a saved match where it stopped."""
-
-    def __init__(self, seed: bytes, position: int = 0) -> None:
-        if len(seed) != SEED_BYTES:
-            raise ValueError(f"a dice seed is {SEED_BYTES} bytes, not {len(seed)}")
-        if type(position) is not int or position < 0:
-            raise ValueError(f"a stream position is an integer >= 0, not {position!r}")
-        self._seed = bytes(seed)
-        self._position = position
-
-    @classmethod
-    def new(cls) -> SeededDice:
-        """Fresh dice for a new match, seeded from the operating system's CSPRNG."""
-        return cls(secrets.token_bytes(SEED_BYTES))
-
-    @classmethod
-    def from_hex(cls, seed_hex: str, position: int = 0) -> SeededDice:
-        return cls(_seed_from_hex(seed_hex), position)
-
-    @property
-    def position(self) -> int:
-        """How many values have been drawn (the index of the next one)."""
-        return self._position
-
-    @property
-    def seed_hex(self) -> str:
-        """The secret: reveal it only when the match is over or abandoned."""
-        return self._seed.hex()
-
-    @property
-    def commitment(self) -> str:
-        """What the server announces at match start (safe to show at any time)."""
-        return commitment_of(self._seed)
-
-    def _next(self) -> int:
-        u = uniform_value(self._seed, self._position)
-        self._position += 1
-        return u
-
-    def die(self) -> int:
-        return die_from_uniform(self._next())
-
-    def coin(self) -> int:
-        return coin_from_uniform(self._next())
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able state for a saved match (it holds the secret seed: keep it private)."""
-        return {"scheme": SCHEME, "seed": self.seed_hex, "position": self._position}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SeededDice:
-        """Inverse of `to_dict`; ValueError on anything else."""
-        if not isinstance(data, Mapping) or data.get("scheme") != SCHEME:
-            raise ValueError(f"not saved dice of scheme {SCHEME}")
-        seed, position = data.get("seed"), data.get("position")
-        if not isinstance(seed, str) or type(position) is not int:
-            raise ValueError("saved dice need a hex 'seed' and an integer 'position'")
-        return cls(_seed_from_hex(seed), position)
-
-    def __repr__(self) -> str:  # never show the seed in logs or tracebacks
-        return f"SeededDice(commitment={self.commitment[:16]}..., position={self._position})"
-
-
 def expected_values(seed_hex: str, count: int, *, start: int = 0) -> list[int]:
     """The values a match with this seed draws at positions start..start+count-1 (the
     coin at position 0, dice everywhere else)."""
-    seed = _seed_from_hex(seed_hex)
+    seed = seed_from_hex(seed_hex)
     values = []
     for index in range(start, start + count):
         u = uniform_value(seed, index)
@@ -203,7 +140,7 @@ class VerificationResult:
 
 
 def _commitment_matches(seed_hex: str, commitment_hex: str) -> bool:
-    expected = commitment_of(_seed_from_hex(seed_hex))
+    expected = commitment_of(seed_from_hex(seed_hex))
     return hmac.compare_digest(expected, commitment_hex.strip().lower())
 
 
@@ -235,7 +172,7 @@ def verify_mat_rolls(seed_hex: str, commitment_hex: str,
     Normal rolls are compared without regard to the order of the two dice, which the
     format drops (and which does not matter to the game)."""
     commitment_ok = _commitment_matches(seed_hex, commitment_hex)
-    seed = _seed_from_hex(seed_hex)
+    seed = seed_from_hex(seed_hex)
     position = 1  # 0 is the coin
     checked = 1
     problems: list[str] = []
@@ -466,9 +403,9 @@ __all__ = [
     "COMMITMENT_HEADER",
     "SCHEME",
     "SCHEME_HEADER",
+    "SEED_BYTES",
     "SEED_HEADER",
     "RollStatistics",
-    "SeededDice",
     "VerificationResult",
     "chi_square_p_value",
     "coin_from_uniform",
@@ -482,6 +419,7 @@ __all__ = [
     "rolls_document",
     "rolls_in_match",
     "rolls_of_match",
+    "seed_from_hex",
     "uniform_value",
     "verify",
     "verify_mat_rolls",

@@ -16,13 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import attrs
 import trio
 
-from fibsd.accounts import (
-    Account,
-    NameProblem,
-    PasswordProblem,
-    name_problem,
-    password_problem,
-)
+from fibsd.accounts import Account, PasswordProblem, password_problem
 from fibsd.app.outcome import Write
 from fibsd.app.presentation import date_line
 from fibsd.clock import Clock
@@ -36,11 +30,11 @@ from protocol.commands import (
     Guest,
     Login,
     TelnetLogin,
-    check_new_name,
     parse_login_line,
 )
 from protocol.errors import CommandError, LoginRejected
 from protocol.framing import ECHO_OFF, ECHO_ON
+from protocol.vocabulary import check_new_name
 from protocol.wording import Text, banner_lines, goodbye_lines, guest_lines, render
 
 log = logging.getLogger("fibsd.login")
@@ -237,18 +231,17 @@ async def _register_guest(connection: Connection, services: LoginServices) -> Ar
 
 
 async def _refuse_name(services: LoginServices, name: str) -> str | None:
-    """FIBS's sentence refusing `name` as a new account, or None if it is available."""
+    """FIBS's sentence refusing `name` as a new account, or None if it is available.
+
+    The name rules are `protocol.vocabulary`'s (a reserved name is refused as if taken);
+    only whether the name is taken is asked of the store.
+    """
     try:
         check_new_name(name)
     except CommandError as error:
         return error.line
-    problem = name_problem(name)
-    if problem is NameProblem.RESERVED or problem is None and await trio.to_thread.run_sync(
-        services.store.account_exists, name
-    ):
+    if await trio.to_thread.run_sync(services.store.account_exists, name):
         return render(Text.NAME_ALREADY_USED, name=name)
-    if problem is not None:  # the codec's rules and the account rules agree otherwise
-        return render(Text.NAME_INVALID_CHARACTERS)
     return None
 
 

@@ -3,7 +3,8 @@
 Owns the text format that GNU Backgammon's `import mat` reads (its `ImportMatVariation`
 / `ImportGame` / `ParseMatMove`), written from a `fibsd.rules.Match` and its per-game
 histories; the one-line summary of a stored match (`record_summary`); and a small reader
-(`parse_mat`) that the tests use to replay an export through the rules engine.
+(`parse_mat`) that the tests use to replay an export through the rules engine; and
+`MatchRecord`, a finished match as `fibsd.store` keeps it and this format writes it.
 Pure: no store, no clock (times are passed in), no protocol.
 
 The format, as gnubg reads it (checked against GNU Backgammon 1.07 in the tests):
@@ -42,7 +43,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -64,8 +64,25 @@ from fibsd.rules import (
     TurnPassed,
 )
 
-if TYPE_CHECKING:  # only the attribute names are used; the store stays out of this module
-    from fibsd.store import MatchRecord
+
+@attrs.frozen
+class MatchRecord:
+    """A finished match as stored: who played (player 0 invited), length (None =
+    unlimited), final score, winner (None for an unlimited match) and the complete
+    `Match.to_dict()` data, from which this module writes the `.mat` file.
+
+    It lives beside the format, not in `fibsd.store` (which stores and returns it), so
+    that the client tools can read and write match files without the server's store."""
+
+    id: int
+    players: tuple[str, str]
+    length: int | None
+    score: tuple[int, int]
+    winner: int | None
+    data: dict[str, object]
+    started_at: float | None
+    finished_at: float
+
 
 #: Width of the left column after the line number (Jellyfish's layout); a longer action
 #: (at most `33: 24/21* 21/18* 18/15* 15/12*`, 31 characters) gets two spaces after it.

@@ -12,12 +12,9 @@ imports the removed `crypt` module and warns at import, which pytest turns into 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 from passlib.context import CryptContext
-
-if TYPE_CHECKING:
-    from fibsd.config import Config
 
 Scheme: TypeAlias = Literal["argon2", "pbkdf2_sha256"]
 SCHEMES: Final[tuple[Scheme, ...]] = ("argon2", "pbkdf2_sha256")
@@ -54,17 +51,6 @@ class PasswordHasher:
             argon2__memory_cost=argon2_memory_cost_kib,
             argon2__parallelism=argon2_parallelism,
             pbkdf2_sha256__rounds=pbkdf2_rounds,
-        )
-
-    @classmethod
-    def from_config(cls, config: Config) -> PasswordHasher:
-        """The hasher the server uses: scheme and cost from the configuration."""
-        return cls(
-            config.password_hash_scheme,
-            argon2_time_cost=config.argon2_time_cost,
-            argon2_memory_cost_kib=config.argon2_memory_cost_kib,
-            argon2_parallelism=config.argon2_parallelism,
-            pbkdf2_rounds=config.pbkdf2_rounds,
         )
 
     @classmethod

@@ -1,9 +1,11 @@
 """The trio shell: listeners, one reader loop per connection, one flusher for all output.
 
-This is the only module family (with `fibsd.connection`, `fibsd.login`, `fibsd.web` and
-`fibsd.__main__`) that imports trio. Everything it does with a command is: frame the bytes
-into lines, hand a line to the synchronous application core, commit the returned writes to
-the store in a worker thread, then deliver the returned lines.
+With `fibsd.connection`, `fibsd.login`, `fibsd.web` and `fibsd.__main__` this is the only
+part of the server that imports trio (the client tools in `fibsd.tools` use trio too, as
+clients; the `[importlinter]` contracts in setup.cfg keep trio out of everything below the
+shell). Everything it does with a command is: frame the bytes into lines, hand a line to
+the synchronous application core, commit the returned writes to the store in a worker
+thread, then deliver the returned lines.
 
 Concurrency invariants:
 
@@ -70,7 +72,7 @@ class Server:
         self.config = config
         self.store = store
         self.clock = clock or SystemClock()
-        self.hasher = hasher or PasswordHasher.from_config(config)
+        self.hasher = hasher or config.password_hasher()
         self.registry = Registry(
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )

@@ -1,15 +1,22 @@
-"""The embedded store: accounts, their settings and ratings, and offline messages, in SQLite.
+"""The embedded store: accounts, their settings and ratings, offline messages, saved
+matches, match records and sanctions, in SQLite.
 
 This module owns the database file: its schema (a list of migrations applied in order,
 the version kept in `PRAGMA user_version`), the durability settings, and a small
-synchronous API in terms of `fibsd.accounts` values. It must not import trio or know the
-protocol; it has no clock (callers pass epoch seconds in). The server calls it from worker
-threads through `trio.to_thread.run_sync`; one connection guarded by a lock makes every
-method atomic and safe from any thread.
+synchronous API in terms of `fibsd.accounts` values and `fibsd.matfile.MatchRecord`. It
+must not import trio or know the protocol; it has no clock (callers pass epoch seconds in).
 
-Durability: WAL journal with `synchronous=FULL`, so a method that returned has committed
-and fsynced its transaction; the change survives a kill -9 and a power loss. Start-up
-runs `PRAGMA quick_check` and refuses a damaged file.
+Threads: writes run in a worker thread. The server's committer task hands the writes of
+many commands to `run_batch` through `trio.to_thread.run_sync`, and they share one
+transaction, each write a savepoint of it (group commit; a write that fails rolls back
+alone and is reported to its caller). Reads run on the event loop, synchronously, by
+design: they go through a second, read-only connection (`_open_reader`), which in WAL
+mode never waits for a commit in progress, and they are indexed lookups. Each connection
+is guarded by its own lock, so every method is atomic and safe from any thread.
+
+Durability: WAL journal with `synchronous=FULL`, so a write that returned (or a batch
+that `run_batch` finished) has committed and fsynced its transaction; the change survives
+a kill -9 and a power loss. Start-up runs `PRAGMA quick_check` and refuses a damaged file.
 
 Adding a migration: append one SQL script (or a function taking the connection) to
 MIGRATIONS. Never edit or reorder a migration that has shipped.
@@ -28,6 +35,7 @@ from typing import Any, Final, Self, TypeAlias
 import attrs
 
 from fibsd.accounts import Account, Toggles, Variables
+from fibsd.matfile import MatchRecord
 
 Migration: TypeAlias = str | Callable[[sqlite3.Connection], None]
 
@@ -156,22 +164,6 @@ class NoSuchAccount(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.name = name
-
-
-@attrs.frozen
-class MatchRecord:
-    """A finished match as stored: who played (player 0 invited), length (None =
-    unlimited), final score, winner (None for an unlimited match) and the complete
-    `Match.to_dict()` data, from which `fibsd.matfile` writes the `.mat` file."""
-
-    id: int
-    players: tuple[str, str]
-    length: int | None
-    score: tuple[int, int]
-    winner: int | None
-    data: dict[str, object]
-    started_at: float | None
-    finished_at: float
 
 
 _RECORD_COLUMNS: Final = (

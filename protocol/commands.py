@@ -22,16 +22,16 @@ from typing import Final, TypeAlias, assert_never
 import attrs
 
 from protocol.errors import CommandError, LoginRejected
-from protocol.listings import (
+from protocol.vocabulary import (
     SESSION_TOGGLE_NAMES,
     SET_VARIABLES,
     SORTWHO_VALUES,
     TOGGLE_ALIASES,
     TOGGLE_NAMES,
+    is_valid_name,
 )
 from protocol.wording import Text, render
 
-MAX_NAME_LENGTH: Final = 20  # §2.6
 MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
 MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
@@ -46,25 +46,7 @@ INVITE_OPTIONS: Final = ("holland", "jacoby")
 MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
 MAX_RATINGS_RANGE: Final = 100  # `** range currently limited to 100.`
 
-_NAME = re.compile(r"[A-Za-z_]+")
 _DIGITS = re.compile(r"[0-9]+")
-
-
-def is_valid_name(name: str) -> bool:
-    """True for a possible FIBS user name: ASCII letters and `_`, at most 20 (§2.6)."""
-    return len(name) <= MAX_NAME_LENGTH and _NAME.fullmatch(name) is not None
-
-
-def check_new_name(name: str) -> None:
-    """Refuse `name` as a new account name with FIBS's words (guest registration, §2.5).
-
-    `name` is not checked at parse time because a logged-in user typing `name x` must get
-    the session's `** You're not supposed to change your name.` whatever x is.
-    """
-    if _NAME.fullmatch(name) is None:
-        raise CommandError(Text.NAME_INVALID_CHARACTERS.value)
-    if len(name) > MAX_NAME_LENGTH:
-        raise CommandError(Text.NAME_TOO_LONG.value)
 
 
 # --- values -------------------------------------------------------------------------
@@ -171,7 +153,7 @@ class Blank:
 
 @attrs.frozen
 class Name:
-    """`name NAME`: a guest chooses an account name. Checked by `check_new_name`."""
+    """`name NAME`: a guest chooses an account name. Checked by `protocol.vocabulary.check_new_name`."""
 
     name: str
 

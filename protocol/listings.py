@@ -1,7 +1,7 @@
 """The multi-line answers of information and setting commands, as pure functions.
 
-Owns the vocabulary of settings (the 17 toggles in FIBS's order with their defaults and
-ON/OFF answers; the `set` variables) and the layout of every listing a command prints:
+Owns the layout of every listing a command prints (the settings vocabulary it lists,
+toggles and `set` variables, lives in `protocol.vocabulary`):
 `toggle`, `set`, `whois`, telnet `who`/`rawwho`, `show saved|savedcount|games|watchers`,
 `ratings`, `away`, `waitfor`, `time`, the `message` header and `help`. Each function
 takes plain values and returns lines without terminators; the wording comes from
@@ -14,29 +14,24 @@ from __future__ import annotations
 import datetime
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final, Literal, TypeAlias
+from typing import Final
 
 import attrs
 
-from protocol.wording import Text, render, time_line
+from protocol.vocabulary import (
+    EXTENSIONS_TOGGLE,
+    SET_VARIABLES,
+    TOGGLE_BY_NAME,
+    TOGGLES,
+)
+from protocol.wording import MONTHS, WEEKDAYS, Text, render, time_line
 
 __all__ = [
-    "EXTENSIONS_TOGGLE",
     "HELP_TOPICS",
-    "SESSION_TOGGLE_NAMES",
-    "SET_VARIABLES",
-    "SORTWHO_VALUES",
-    "TOGGLES",
-    "TOGGLE_ALIASES",
-    "TOGGLE_BY_NAME",
-    "TOGGLE_DEFAULTS",
-    "TOGGLE_NAMES",
     "GameEntry",
     "RatingEntry",
-    "Redoubles",
     "SavedEntry",
     "SavedMark",
-    "ToggleSpec",
     "WhoEntry",
     "WhoisInfo",
     "away_lines",
@@ -68,52 +63,6 @@ __all__ = [
 # --- toggles (§5.3) -------------------------------------------------------------------
 
 
-@attrs.frozen
-class ToggleSpec:
-    """One FIBS toggle: its name, a new account's value, and the answers to `toggle NAME`."""
-
-    name: str
-    default: bool
-    on: Text
-    off: Text
-
-    def answer(self, value: bool) -> str:
-        """What `toggle NAME` prints after the toggle became `value`."""
-        return (self.on if value else self.off).value
-
-
-# The order of the `toggle` listing; MatchDog counts exactly these 17 lines. Defaults are
-# the 2008 fresh-account own-info line (§3.2, §13): moreboards and ready start NO.
-TOGGLES: Final[tuple[ToggleSpec, ...]] = (
-    ToggleSpec("allowpip", True, Text.TOGGLE_ALLOWPIP_ON, Text.TOGGLE_ALLOWPIP_OFF),
-    ToggleSpec("autoboard", True, Text.TOGGLE_AUTOBOARD_ON, Text.TOGGLE_AUTOBOARD_OFF),
-    ToggleSpec("autodouble", False, Text.TOGGLE_AUTODOUBLE_ON, Text.TOGGLE_AUTODOUBLE_OFF),
-    ToggleSpec("automove", False, Text.TOGGLE_AUTOMOVE_ON, Text.TOGGLE_AUTOMOVE_OFF),
-    ToggleSpec("bell", False, Text.TOGGLE_BELL_ON, Text.TOGGLE_BELL_OFF),
-    ToggleSpec("crawford", True, Text.TOGGLE_CRAWFORD_ON, Text.TOGGLE_CRAWFORD_OFF),
-    ToggleSpec("double", True, Text.TOGGLE_DOUBLE_ON, Text.TOGGLE_DOUBLE_OFF),
-    ToggleSpec("greedy", False, Text.TOGGLE_GREEDY_ON, Text.TOGGLE_GREEDY_OFF),
-    ToggleSpec("moreboards", False, Text.TOGGLE_MOREBOARDS_ON, Text.TOGGLE_MOREBOARDS_OFF),
-    ToggleSpec("moves", False, Text.TOGGLE_MOVES_ON, Text.TOGGLE_MOVES_OFF),
-    ToggleSpec("notify", True, Text.TOGGLE_NOTIFY_ON, Text.TOGGLE_NOTIFY_OFF),
-    ToggleSpec("ratings", False, Text.TOGGLE_RATINGS_ON, Text.TOGGLE_RATINGS_OFF),
-    ToggleSpec("ready", False, Text.TOGGLE_READY_ON, Text.TOGGLE_READY_OFF),
-    ToggleSpec("report", True, Text.TOGGLE_REPORT_ON, Text.TOGGLE_REPORT_OFF),
-    ToggleSpec("silent", False, Text.TOGGLE_SILENT_ON, Text.TOGGLE_SILENT_OFF),
-    ToggleSpec("telnet", True, Text.TOGGLE_TELNET_ON, Text.TOGGLE_TELNET_OFF),
-    ToggleSpec("wrap", False, Text.TOGGLE_WRAP_ON, Text.TOGGLE_WRAP_OFF),
-)
-TOGGLE_NAMES: Final[tuple[str, ...]] = tuple(spec.name for spec in TOGGLES)
-TOGGLE_DEFAULTS: Final[Mapping[str, bool]] = {spec.name: spec.default for spec in TOGGLES}
-TOGGLE_BY_NAME: Final[Mapping[str, ToggleSpec]] = {spec.name: spec for spec in TOGGLES}
-# Old names FIBS still accepts (§5.3: `autoroll` is an alias of `double`).
-TOGGLE_ALIASES: Final[Mapping[str, str]] = {"autoroll": "double"}
-# fibsd's own per-session toggle, not an account setting (so not in CLIP 2 nor in a CLIP
-# client's listing of FIBS's 17): whether the session gets `wording.EXTENSION_LINES`.
-EXTENSIONS_TOGGLE: Final = "extensions"
-SESSION_TOGGLE_NAMES: Final[tuple[str, ...]] = (EXTENSIONS_TOGGLE,)
-
-
 def toggle_listing(values: Mapping[str, bool], extensions: bool | None = None) -> list[str]:
     """`toggle` without arguments: the header and exactly 17 `name  YES|NO` lines, plus a
     last `extensions` row when `extensions` is given (sessions that take fibsd's lines)."""
@@ -136,18 +85,6 @@ def toggle_answer(name: str, value: bool) -> str:
 
 
 # --- set (§5.3) ---------------------------------------------------------------------
-
-SET_VARIABLES: Final[tuple[str, ...]] = (
-    "boardstyle",
-    "linelength",
-    "pagelength",
-    "redoubles",
-    "sortwho",
-    "timezone",
-)
-SORTWHO_VALUES: Final[tuple[str, ...]] = ("login", "name", "rating", "rrating")
-Redoubles: TypeAlias = int | Literal["unlimited"]
-"""`set redoubles`: 0 (FIBS's `none`), 1..99, or "unlimited"."""
 
 _SET_ROWS: Final[Mapping[str, Text]] = {
     "boardstyle": Text.SET_ROW_BOARDSTYLE,
@@ -206,14 +143,6 @@ def timezone_unknown_lines(zone: str, known_zones: Iterable[str], width: int = 7
 
 # --- dates --------------------------------------------------------------------------
 
-# English on purpose: strftime's %A/%B follow the process locale.
-_WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS: Final = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-)
-
-
 def _zone_abbreviation(moment: datetime.datetime, zone_name: str) -> str:
     abbreviation = moment.tzname()
     # Zones without an abbreviation in tzdata name themselves like "+03"; FIBS printed
@@ -237,7 +166,7 @@ def time_lines(moment: datetime.datetime, zone_name: str) -> list[str]:
 
 def short_date(moment: datetime.datetime, zone_name: str) -> str:
     """`Tuesday, January 14 20:14 EST`: the date format of `whois` (§5.4)."""
-    weekday, month = _WEEKDAYS[moment.weekday()], _MONTHS[moment.month - 1]
+    weekday, month = WEEKDAYS[moment.weekday()], MONTHS[moment.month - 1]
     return (
         f"{weekday}, {month} {moment.day:02d} {moment:%H:%M}"
         f" {_zone_abbreviation(moment, zone_name)}"
@@ -655,14 +584,13 @@ _HELP_COLUMNS: Final = 6
 _HELP_COLUMN_WIDTH: Final = 12
 
 
-def help_lines(topic: str | None) -> list[str]:
+def help_lines(topic: str | None, verb: str | None) -> list[str]:
     """`help` (the list of commands) or `help TOPIC` (a `NAME` block).
 
-    TOPIC is matched like a command word: `help quit`, `help m` and `help tog` work.
+    TOPIC is matched like a command word (`help quit`, `help m` and `help tog` work): the
+    caller passes `verb`, what `protocol.commands.resolve_verb(topic)` made of it, so that
+    the listings need not know the command syntax.
     """
-    # Imported here: protocol.commands imports this module for the toggle vocabulary.
-    from protocol.commands import resolve_verb
-
     if topic is None:
         verbs = [verb for verb in HELP_TOPICS if verb != "beginner"]
         lines = [Text.HELP_LIST_HEADER.value]
@@ -670,7 +598,7 @@ def help_lines(topic: str | None) -> list[str]:
             row = verbs[start : start + _HELP_COLUMNS]
             lines.append("  " + "".join(v.ljust(_HELP_COLUMN_WIDTH) for v in row).rstrip())
         return lines
-    text = HELP_TOPICS.get(topic.lower()) or HELP_TOPICS.get(resolve_verb(topic) or "")
+    text = HELP_TOPICS.get(topic.lower()) or HELP_TOPICS.get(verb or "")
     if text is None:
         return [render(Text.HELP_NO_TOPIC, word=topic)]
     return [Text.HELP_HEADING.value, "       " + text.value]

@@ -10,12 +10,13 @@ sessions, sockets or line terminators (the framing layer adds CRLF).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import ClassVar, Final, Literal, TypeAlias, TypeGuard
+from typing import ClassVar, Final, TypeAlias, TypeGuard
 
 import attrs
 
 from protocol import ascii_board
 from protocol.board import BoardLine, BoardLineError
+from protocol.vocabulary import Redoubles
 from protocol.wording import (
     EXTENSION_LINES,
     Text,
@@ -29,7 +30,6 @@ CLIP_VERSION: Final = 1008  # what every client sends
 CLIP_ALERT_VERSION: Final = 1009  # the first CLIP version that understands message 20
 NONE_MARK: Final = "-"  # who-info's mark for an empty field
 UNLIMITED: Final = "unlimited"
-RedoubleLimit: TypeAlias = int | Literal["unlimited"]
 
 
 def _check_word(_instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -110,7 +110,7 @@ class OwnInfo:
     rating: float  # printed with exactly two decimals
     ratings: bool
     ready: bool
-    redoubles: RedoubleLimit  # 0 for "none"
+    redoubles: Redoubles  # 0 for "none"
     report: bool
     silent: bool
     timezone: str = attrs.field(validator=_check_word)

@@ -1048,8 +1048,10 @@ def banner_lines(*, club_line: str, date_line: str) -> list[str]:
     ]
 
 
-_WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS: Final = (
+# English on purpose: strftime's %A/%B follow the process locale. `protocol.listings`
+# uses them too.
+WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS: Final = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
 )
@@ -1060,9 +1062,9 @@ def time_line(local: datetime.datetime, zone_abbreviation: str, utc: datetime.da
 
     Locale-independent on purpose (strftime's %A follows the process locale).
     """
-    weekday, month = _WEEKDAYS[local.weekday()], _MONTHS[local.month - 1]
+    weekday, month = WEEKDAYS[local.weekday()], MONTHS[local.month - 1]
     ctime = (
-        f"{_WEEKDAYS[utc.weekday()][:3]} {_MONTHS[utc.month - 1][:3]} {utc.day:2d}"
+        f"{WEEKDAYS[utc.weekday()][:3]} {MONTHS[utc.month - 1][:3]} {utc.day:2d}"
         f" {utc:%H:%M:%S} {utc.year}"
     )
     return (

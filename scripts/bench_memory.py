@@ -1,7 +1,7 @@
 """Where an idle logged-in session's memory goes: tracemalloc in a server process.
 
 Runs a fibsd server in this process with `tracemalloc` on (load-test configuration, as in
-`fibsd.loadgen`), logs in a warm-up batch of CLIP sessions from a client subprocess, takes
+`fibsd.tools.loadgen`), logs in a warm-up batch of CLIP sessions from a client subprocess, takes
 a snapshot, logs in `--sessions` more, lets everything settle, takes a second snapshot, and
 prints the growth per added session: in total, and by the line that allocated it. RSS
 growth per session is printed too (it includes allocator overhead and freed-but-kept
@@ -24,21 +24,21 @@ from pathlib import Path
 import trio
 
 from fibsd.config import Config
-from fibsd.loadgen.scenarios import account_name
-from fibsd.loadgen.serverproc import (
+from fibsd.server import Server
+from fibsd.store import Store
+from fibsd.tools.loadgen.scenarios import account_name
+from fibsd.tools.loadgen.serverproc import (
     config_text,
     free_port,
     precreate_accounts,
     raise_fd_limit,
     read_rss_kib,
 )
-from fibsd.server import Server
-from fibsd.store import Store
 
 CLIENT = textwrap.dedent("""
     import sys, trio
-    from fibsd.loadgen.scenarios import Common, account_name, log_in_all
-    from fibsd.loadgen.serverproc import raise_fd_limit
+    from fibsd.tools.loadgen.scenarios import Common, account_name, log_in_all
+    from fibsd.tools.loadgen.serverproc import raise_fd_limit
     port, start, stop = (int(value) for value in sys.argv[1:4])
     raise_fd_limit(stop - start + 100)
 

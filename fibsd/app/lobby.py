@@ -21,7 +21,7 @@ from fibsd.app.play import boards
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
-from fibsd.fairdice import SeededDice
+from fibsd.dice import SeededDice
 from fibsd.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon
 from fibsd.store import Store

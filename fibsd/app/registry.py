@@ -24,8 +24,7 @@ from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
-from fibsd.dice import DiceSource
-from fibsd.fairdice import SeededDice
+from fibsd.dice import DiceSource, SeededDice
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
 from protocol.framing import encode_line

@@ -4,61 +4,22 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from fibsd.accounts import (
-    TOGGLE_NAMES,
-    VARIABLE_NAMES,
     Account,
-    NameProblem,
     PasswordProblem,
-    SortWho,
     Toggles,
     VariableProblem,
     Variables,
     email_is_valid,
     name_key,
-    name_problem,
     password_problem,
-    resolve_toggle_name,
     set_variable,
     timezone_is_valid,
 )
+from protocol.vocabulary import SET_VARIABLES, TOGGLE_DEFAULTS, TOGGLE_NAMES, SortWho
 
-# --- names and passwords (§2.6) ---
-
-
-@pytest.mark.parametrize("name", ["a", "wxpygammon", "Some_Player", "_", "x" * 20, "GuestUser"])
-def test_good_names(name: str) -> None:
-    assert name_problem(name) is None
-
-
-@pytest.mark.parametrize(
-    ("name", "problem"),
-    [
-        ("", NameProblem.EMPTY),
-        ("bob1", NameProblem.BAD_CHARACTERS),
-        ("bob smith", NameProblem.BAD_CHARACTERS),
-        ("bob-smith", NameProblem.BAD_CHARACTERS),
-        ("bob:x", NameProblem.BAD_CHARACTERS),
-        ("böb", NameProblem.BAD_CHARACTERS),
-        ("bob\n", NameProblem.BAD_CHARACTERS),
-        ("x" * 21, NameProblem.TOO_LONG),
-        ("guest", NameProblem.RESERVED),
-        ("GUEST", NameProblem.RESERVED),
-        ("You", NameProblem.RESERVED),
-    ],
-)
-def test_bad_names(name: str, problem: NameProblem) -> None:
-    assert name_problem(name) is problem
-
-
-@given(st.text(max_size=30))
-def test_accepted_names_are_letters_and_underscore_only(name: str) -> None:
-    if name_problem(name) is None:
-        assert 1 <= len(name) <= 20
-        assert all(ch.isascii() and (ch.isalpha() or ch == "_") for ch in name)
+# --- names and passwords (§2.6; the name rules are in tests/protocol/test_vocabulary.py) ---
 
 
 def test_name_key_is_case_insensitive() -> None:
@@ -139,7 +100,7 @@ def test_variable_defaults() -> None:
     assert variables.redoubles == 0
     assert variables.sortwho is SortWho.LOGIN
     assert variables.timezone == "UTC"
-    assert tuple(variables.as_dict()) == VARIABLE_NAMES
+    assert tuple(variables.as_dict()) == SET_VARIABLES
 
 
 def test_new_account() -> None:
@@ -172,15 +133,6 @@ def test_for_new_game_resets_double_and_greedy() -> None:
 def test_from_dict_is_lenient() -> None:
     assert Toggles.from_dict({}) == Toggles()
     assert Toggles.from_dict({"bell": True, "bogus": True, "wrap": "yes"}) == Toggles(bell=True)
-
-
-@pytest.mark.parametrize(
-    ("word", "name"),
-    [("gr", "greedy"), ("GREEDY", "greedy"), ("moves", "moves"), ("mor", "moreboards"),
-     ("a", None), ("auto", None), ("re", None), ("rep", "report"), ("x", None), ("", None)],
-)
-def test_resolve_toggle_name(word: str, name: str | None) -> None:
-    assert resolve_toggle_name(word) == name
 
 
 # --- set variables ---
@@ -236,12 +188,8 @@ def test_variables_from_dict_round_trip_and_leniency() -> None:
     assert Variables.from_dict(damaged) == Variables()
 
 
-def test_toggle_names_and_defaults_agree_with_the_codec_listing() -> None:
-    """The account model and the `toggle` listing each name the 17 toggles: one order, one
-    set of defaults (the codec must not import fibsd, so the test keeps them together)."""
-    from fibsd.accounts import TOGGLE_NAMES, Toggles
-    from protocol.listings import TOGGLE_DEFAULTS
-    from protocol.listings import TOGGLE_NAMES as LISTED
-
-    assert TOGGLE_NAMES == LISTED
+def test_toggles_follow_the_vocabulary() -> None:
+    """`Toggles` spells out the 17 fields (typed attributes) but takes names, order and
+    defaults from `protocol.vocabulary`: the fields must be exactly its names."""
+    assert tuple(field.name for field in attrs.fields(Toggles)) == TOGGLE_NAMES
     assert Toggles().as_dict() == dict(TOGGLE_DEFAULTS)

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
+from fibsd.dice import SeededDice
 from fibsd.fairdice import (
     ACCEPT_BELOW,
-    SeededDice,
     chi_square_p_value,
     coin_from_uniform,
     commitment_of,

@@ -9,8 +9,9 @@ import pytest
 
 import fibsd.store as store_module
 from fibsd.accounts import Account
+from fibsd.matfile import MatchRecord
 from fibsd.rules import GameResult, Match, MatchOptions
-from fibsd.store import SCHEMA_VERSION, MatchRecord, NoSuchAccount, Store
+from fibsd.store import SCHEMA_VERSION, NoSuchAccount, Store
 
 
 def _finished_one_point_match() -> Match:

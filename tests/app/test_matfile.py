@@ -15,7 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fibsd.matfile import MatFile, export_mat, mat_lines, mat_text, parse_mat
+from fibsd.matfile import (
+    MatchRecord,
+    MatFile,
+    export_mat,
+    mat_lines,
+    mat_text,
+    parse_mat,
+)
 from fibsd.rules import (
     Beavered,
     CheckersMoved,
@@ -32,7 +39,6 @@ from fibsd.rules import (
     TurnPassed,
     WinKind,
 )
-from fibsd.store import MatchRecord
 
 from .random_matches import play_match
 

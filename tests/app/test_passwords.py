@@ -83,12 +83,19 @@ def test_changed_cost_needs_rehash() -> None:
     assert pbkdf2_stronger.needs_rehash(PasswordHasher.for_tests("pbkdf2_sha256").hash("abcd"))
 
 
-def test_from_config_uses_the_configured_cost() -> None:
+def test_config_builds_the_hasher_with_the_configured_cost() -> None:
     config = Config.default().with_overrides()
-    hasher = PasswordHasher.from_config(config)
+    hasher = config.password_hasher()
     assert hasher.scheme == "argon2"
     cheap = PasswordHasher.for_tests("argon2").hash(PASSWORD)
     assert hasher.needs_rehash(cheap)  # the production cost differs from the test cost
+
+
+def test_config_builds_the_configured_scheme() -> None:
+    config = Config.from_mapping({"passwords": {"password_hash_scheme": "pbkdf2_sha256", "pbkdf2_rounds": 1000}})
+    hasher = config.password_hasher()
+    assert hasher.scheme == "pbkdf2_sha256"
+    assert not hasher.needs_rehash(PasswordHasher.for_tests("pbkdf2_sha256").hash(PASSWORD))
 
 
 def test_dummy_verify_runs() -> None:

@@ -1,4 +1,4 @@
-"""The player's verifier (`fibsd.verify_dice`, `scripts/verify-dice`) on the inputs a
+"""The player's verifier (`fibsd.tools.verify_dice`, `scripts/verify-dice`) on the inputs a
 player can obtain: the server's `.mat` export with the dice header lines, a JSON rolls
 file, and values on the command line."""
 
@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.fairdice import SeededDice, dice_header_lines, rolls_document, rolls_of_match
+from fibsd.dice import SeededDice
+from fibsd.fairdice import dice_header_lines, rolls_document, rolls_of_match
 from fibsd.matfile import export_mat
 from fibsd.rules import Match, MatchOptions
-from fibsd.verify_dice import InputError, run
+from fibsd.tools.verify_dice import InputError, run
 from tests.app.test_fairdice import play
 
 REPO = Path(__file__).resolve().parents[2]

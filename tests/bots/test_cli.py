@@ -1,4 +1,4 @@
-"""The bundled bots' command line: `python -m fibsd.bots gnubg|random ...` as a process."""
+"""The bundled bots' command line: `python -m fibsd.tools.bots gnubg|random ...` as a process."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 import trio
 
-from fibsd.bots.client import BotClient
-from fibsd.bots.gnubg import DEFAULT_GNUBG
-from fibsd.bots.player import BotConfig
-from fibsd.bots.strategy import RandomStrategy
+from fibsd.tools.bots.client import BotClient
+from fibsd.tools.bots.gnubg import DEFAULT_GNUBG
+from fibsd.tools.bots.player import BotConfig
+from fibsd.tools.bots.strategy import RandomStrategy
 
 
 def _bot_command(kind: str, port: int, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "fibsd.bots", kind, "--host", "127.0.0.1",
+    return [sys.executable, "-m", "fibsd.tools.bots", kind, "--host", "127.0.0.1",
             "--port", str(port), *extra]
 
 

@@ -10,12 +10,17 @@ from typing import Any
 import pytest
 import trio
 
-from fibsd.bots.client import BotClient
-from fibsd.bots.gnubg import DEFAULT_GNUBG, GnubgStrategy, apply_gnubg_move, gnubg_hops
-from fibsd.bots.moves import position_of
-from fibsd.bots.player import BotConfig
-from fibsd.bots.strategy import RandomStrategy
 from fibsd.rules import BAR, OFF, Position, legal_plays
+from fibsd.tools.bots.client import BotClient
+from fibsd.tools.bots.gnubg import (
+    DEFAULT_GNUBG,
+    GnubgStrategy,
+    apply_gnubg_move,
+    gnubg_hops,
+)
+from fibsd.tools.bots.moves import position_of
+from fibsd.tools.bots.player import BotConfig
+from fibsd.tools.bots.strategy import RandomStrategy
 from protocol.board import BoardLine
 
 MATCH_SECONDS = 120

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import attrs
 
 from fibsd.app.play.notation import own_point
-from fibsd.bots.moves import position_of
-from fibsd.bots.player import BotConfig, BotPlayer
-from fibsd.bots.strategy import RandomStrategy
 from fibsd.rules import Play, legal_plays
+from fibsd.tools.bots.moves import position_of
+from fibsd.tools.bots.player import BotConfig, BotPlayer
+from fibsd.tools.bots.strategy import RandomStrategy
 from protocol.board import BoardLine, Colour
 from protocol.commands import Move, parse_command
 from protocol.messages import OwnInfo, TextLine, WhoInfo

@@ -6,9 +6,9 @@ from typing import Any
 
 import trio
 
-from fibsd.bots.client import BotClient
-from fibsd.bots.player import BotConfig
-from fibsd.bots.strategy import RandomStrategy
+from fibsd.tools.bots.client import BotClient
+from fibsd.tools.bots.player import BotConfig
+from fibsd.tools.bots.strategy import RandomStrategy
 
 MATCH_SECONDS = 60
 

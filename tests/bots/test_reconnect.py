@@ -6,9 +6,9 @@ from typing import Any
 
 import trio
 
-from fibsd.bots.client import BotClient, ConnectionLost
-from fibsd.bots.player import BotConfig
-from fibsd.bots.strategy import RandomStrategy
+from fibsd.tools.bots.client import BotClient, ConnectionLost
+from fibsd.tools.bots.player import BotConfig
+from fibsd.tools.bots.strategy import RandomStrategy
 
 
 async def _restart_on_same_port(start_server: Any, old: Any) -> Any:

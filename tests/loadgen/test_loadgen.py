@@ -1,6 +1,6 @@
 """The load generator end to end: each scenario in a small configuration, as a subprocess.
 
-Runs `python -m fibsd.loadgen` (what `scripts/loadgen` execs), which starts its own server
+Runs `python -m fibsd.tools.loadgen` (what `scripts/loadgen` execs), which starts its own server
 on a free port of 127.0.0.1, and checks that the report is complete and sane. These are
 not benchmarks: no figure is compared with a speed target.
 """
@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.accounts import name_problem
-from fibsd.loadgen.bot import play_command
-from fibsd.loadgen.report import Report, percentile
-from fibsd.loadgen.scenarios import account_name
+from fibsd.tools.loadgen.bot import play_command
+from fibsd.tools.loadgen.report import Report, percentile
+from fibsd.tools.loadgen.scenarios import account_name
+from protocol.vocabulary import name_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_loadgen(*args: str, timeout: float = 60.0) -> tuple[int, dict[str, list[str]], str]:
     done = subprocess.run(
-        [sys.executable, "-m", "fibsd.loadgen", *args], cwd=ROOT, capture_output=True,
+        [sys.executable, "-m", "fibsd.tools.loadgen", *args], cwd=ROOT, capture_output=True,
         text=True, timeout=timeout, check=False,
     )
     figures: dict[str, list[str]] = {}
@@ -134,7 +134,7 @@ def test_play_command_moves_the_opening_roll_in_absolute_numbers() -> None:
 
 
 def test_server_settings_override_the_load_test_configuration() -> None:
-    from fibsd.loadgen.serverproc import config_text, with_overrides
+    from fibsd.tools.loadgen.serverproc import config_text, with_overrides
 
     text = config_text(4321, Path("/x/db"), Path("/x/motd"), log_level="INFO")
     changed = with_overrides(text, ["limits.max_output_lines=2000", "server.club_name=\"x\""])

@@ -23,7 +23,7 @@ from protocol.commands import (
     resolve_verb,
 )
 from protocol.errors import CommandError, LoginRejected
-from protocol.listings import SET_VARIABLES, TOGGLE_NAMES
+from protocol.vocabulary import SET_VARIABLES, TOGGLE_NAMES
 
 # --- every verb -----------------------------------------------------------------------
 
@@ -355,25 +355,6 @@ def test_huge_match_length_is_a_fibs_error() -> None:
     with pytest.raises(CommandError) as caught:
         parse_command("invite bob " + "9" * 10_000)  # int() would refuse this string
     assert caught.value.line.startswith("** You can't play a 999")
-
-
-@pytest.mark.parametrize(
-    ("name", "error"),
-    [
-        ("bob1", "** Your name may only contain letters and the underscore character _ ."),
-        ("", "** Your name may only contain letters and the underscore character _ ."),
-        ("a" * 21, "** Please use a name with at most 20 characters."),
-    ],
-)
-def test_check_new_name(name: str, error: str) -> None:
-    with pytest.raises(CommandError) as caught:
-        c.check_new_name(name)
-    assert caught.value.line == error
-
-
-def test_valid_new_name() -> None:
-    c.check_new_name("Some_Player")
-    c.check_new_name("a" * 20)
 
 
 # --- the login prompt -------------------------------------------------------------------

@@ -266,7 +266,8 @@ def test_codec_modules_import_no_io_and_no_server() -> None:
     import sys
 
     code = (
-        "import sys, protocol.framing, protocol.commands, protocol.listings, protocol.errors;"
+        "import sys, protocol.framing, protocol.commands, protocol.listings, protocol.errors,"
+        " protocol.vocabulary;"
         "bad = {'trio', 'socket', 'fibsd', 'random', 'selectors'} & set(sys.modules);"
         "print(sorted(bad))"
     )

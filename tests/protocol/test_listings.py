@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import listings as li
+from protocol import vocabulary
 from protocol.commands import VERBS, resolve_verb
 from protocol.wording import Text, match_text
 
@@ -24,17 +25,17 @@ MOMENT = datetime.datetime(2003, 1, 14, 20, 14, 35, tzinfo=NEW_YORK)
 
 
 def test_toggle_listing_has_the_17_lines_matchdog_counts() -> None:
-    lines = li.toggle_listing(li.TOGGLE_DEFAULTS)
+    lines = li.toggle_listing(vocabulary.TOGGLE_DEFAULTS)
     assert lines[0] == "The current settings are:"
     rows = [re.fullmatch(r"([a-z]+)\s+(YES|NO)\s*", line) for line in lines[1:]]
     assert len(rows) == 17 and all(rows)
-    assert [row[1] for row in rows if row] == list(li.TOGGLE_NAMES)
+    assert [row[1] for row in rows if row] == list(vocabulary.TOGGLE_NAMES)
     assert all(line[16:] in ("YES", "NO") and line[:16].rstrip() == line[:16].strip()
                for line in lines[1:])  # the name padded to 16 columns
 
 
 def test_toggle_names_order_and_2008_defaults() -> None:
-    assert li.TOGGLE_NAMES == (
+    assert vocabulary.TOGGLE_NAMES == (
         "allowpip", "autoboard", "autodouble", "automove", "bell", "crawford", "double",
         "greedy", "moreboards", "moves", "notify", "ratings", "ready", "report", "silent",
         "telnet", "wrap",
@@ -44,18 +45,18 @@ def test_toggle_names_order_and_2008_defaults() -> None:
                 "crawford": 1, "double": 1, "greedy": 0, "moreboards": 0, "moves": 0,
                 "notify": 1, "ratings": 0, "ready": 0, "report": 1, "silent": 0}
     for name, value in own_info.items():
-        assert li.TOGGLE_DEFAULTS[name] is bool(value)
-    assert li.TOGGLE_DEFAULTS["telnet"] is True and li.TOGGLE_DEFAULTS["wrap"] is False
+        assert vocabulary.TOGGLE_DEFAULTS[name] is bool(value)
+    assert vocabulary.TOGGLE_DEFAULTS["telnet"] is True and vocabulary.TOGGLE_DEFAULTS["wrap"] is False
 
 
 def test_toggle_listing_follows_the_values() -> None:
-    values = {name: name in ("ready", "wrap") for name in li.TOGGLE_NAMES}
+    values = {name: name in ("ready", "wrap") for name in vocabulary.TOGGLE_NAMES}
     lines = li.toggle_listing(values)
     assert "ready           YES" in lines and "allowpip        NO" in lines
 
 
 def test_toggle_answers_are_distinct_and_fibs_worded() -> None:
-    answers = [li.toggle_answer(name, value) for name in li.TOGGLE_NAMES for value in (True, False)]
+    answers = [li.toggle_answer(name, value) for name in vocabulary.TOGGLE_NAMES for value in (True, False)]
     assert len(set(answers)) == 34
     assert all(answer.startswith("** ") for answer in answers)
     assert li.toggle_answer("ready", True) == "** You're now ready to invite or join someone."
@@ -365,20 +366,25 @@ def test_messages_header() -> None:
 # --- help -------------------------------------------------------------------------------------
 
 
+def _help(topic: str | None) -> list[str]:
+    """`help TOPIC` as `verbs/info.help` asks for it: the topic resolved like a command."""
+    return li.help_lines(topic, None if topic is None else resolve_verb(topic))
+
+
 def test_every_verb_has_help() -> None:
     for verb in VERBS:
         canonical = resolve_verb(verb)
         assert canonical is not None
-        lines = li.help_lines(verb)
+        lines = _help(verb)
         assert lines[0] == "NAME", verb  # KBackgammon's help marker
-        assert lines == li.help_lines(canonical)
+        assert lines == _help(canonical)
 
 
 def test_help_topics_resolve_like_commands() -> None:
-    assert li.help_lines("quit") == li.help_lines("bye")
-    assert li.help_lines("m") == li.help_lines("move")
-    assert li.help_lines("TOG") == li.help_lines("toggle")
-    assert li.help_lines("re")[0].startswith("** There is no help")  # ambiguous
+    assert _help("quit") == _help("bye")
+    assert _help("m") == _help("move")
+    assert _help("TOG") == _help("toggle")
+    assert _help("re")[0].startswith("** There is no help")  # ambiguous
 
 
 def test_help_topics_are_verbs_or_beginner() -> None:
@@ -386,11 +392,11 @@ def test_help_topics_are_verbs_or_beginner() -> None:
 
 
 def test_help_without_topic_lists_every_command() -> None:
-    lines = li.help_lines(None)
+    lines = _help(None)
     listed = " ".join(lines[1:]).split()
     assert set(listed) == set(li.HELP_TOPICS) - {"beginner"}
-    assert li.help_lines("beginner")[0] == "NAME"
-    assert li.help_lines("nonsense") == ["** There is no help on 'nonsense'."]
+    assert _help("beginner")[0] == "NAME"
+    assert _help("nonsense") == ["** There is no help on 'nonsense'."]
 
 
 # --- the reverse direction ------------------------------------------------------------------

@@ -34,8 +34,8 @@ import attrs
 import pytest
 import trio
 
-from fibsd.bots.moves import play_line, position_of
 from fibsd.rules import legal_plays
+from fibsd.tools.bots.moves import play_line, position_of
 from protocol.board import BoardLine, Colour
 from tests.server.client import TestClient
 from tests.server.helpers import clip_login, register

@@ -26,8 +26,8 @@ from fibsd.app import presence
 from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import who_info
 from fibsd.app.session import Departure, Session
-from fibsd.bots.moves import play_line
 from fibsd.rules import GamePhase, legal_plays
+from fibsd.tools.bots.moves import play_line
 from protocol.board import Colour
 from protocol.commands import format_command, parse_command, parse_login_line
 from protocol.errors import CommandError, LineTooLong, ProtocolError

@@ -165,7 +165,7 @@ async def test_a_seeded_match_over_tls_verifies_from_its_export(
     """Issue 8 end to end: the commitment seen at the start and the `.mat` the server
     exports at the end are all a player needs for `verify-dice`."""
     from fibsd.matfile import mat_text
-    from fibsd.verify_dice import run
+    from fibsd.tools.verify_dice import run
 
     running, door = await start_tls(start_server, certificate)  # seeded dice per match
     for name in ("dora", "emil"):

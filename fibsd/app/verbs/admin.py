@@ -8,13 +8,14 @@ from __future__ import annotations
 import ipaddress
 import logging
 
-from fibsd.accounts import Account, name_problem, new_invitation_codes, password_problem
+from fibsd.accounts import Account, new_invitation_codes, password_problem
 from fibsd.app.outcome import OffLoop, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.store import NameTaken, Store
 from protocol import commands as c
 from protocol.messages import TextLine
+from protocol.vocabulary import name_problem
 from protocol.wording import Text
 
 log = logging.getLogger("fibsd.admin")

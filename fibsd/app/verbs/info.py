@@ -221,7 +221,8 @@ def motd(registry: Registry, session: Session, out: Outcome) -> None:
 
 
 def help(session: Session, command: c.Help, out: Outcome) -> None:
-    out.lines(session, *help_lines(command.topic))
+    topic = command.topic
+    out.lines(session, *help_lines(topic, None if topic is None else c.resolve_verb(topic)))
 
 
 def server_facts(

@@ -8,7 +8,6 @@ from __future__ import annotations
 import attrs
 
 from fibsd.accounts import (
-    SortWho,
     Variables,
     email_is_valid,
     password_problem,
@@ -19,7 +18,6 @@ from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from protocol import commands as c
 from protocol.listings import (
-    EXTENSIONS_TOGGLE,
     set_listing,
     set_value_is,
     set_value_set_to,
@@ -28,6 +26,7 @@ from protocol.listings import (
     toggle_listing,
 )
 from protocol.messages import TextLine
+from protocol.vocabulary import EXTENSIONS_TOGGLE, SortWho
 from protocol.wording import Text
 
 #: Toggles whose change other users see in the who list (CLIP 5).

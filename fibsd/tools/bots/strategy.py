@@ -8,7 +8,7 @@ knows nothing about sockets, the FIBS wording or move notation: the client turns
 answers into commands.
 
 The methods are coroutines so that a strategy may talk to another process (GNU
-Backgammon, `fibsd.bots.gnubg`) without blocking the bot's connection.
+Backgammon, `fibsd.tools.bots.gnubg`) without blocking the bot's connection.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Owns what a bot remembers between lines (its latest board, who it plays, who is 
 which saved matches it has, what it was asked to do) and the FIBS match flow seen from a
 player's side (§6 of the protocol reference): accept invitations, invite and resume,
 join the next game, roll or double, move, answer doubles and resignations. Decisions go
-to a `Strategy`. No sockets, no trio: `fibsd.bots.client` feeds it lines and sends what it
+to a `Strategy`. No sockets, no trio: `fibsd.tools.bots.client` feeds it lines and sends what it
 returns, so tests can script a server with plain strings.
 
 Board discipline: a move is computed only from a board where it is the bot's turn and
@@ -20,9 +20,9 @@ import logging
 
 import attrs
 
-from fibsd.bots.moves import play_line, position_of
-from fibsd.bots.strategy import Strategy
 from fibsd.rules import legal_plays
+from fibsd.tools.bots.moves import play_line, position_of
+from fibsd.tools.bots.strategy import Strategy
 from protocol.board import BoardLine
 from protocol.messages import (
     BoardMessage,
@@ -39,7 +39,7 @@ from protocol.wording import Text
 
 __all__ = ["BotConfig", "BotPlayer", "MatchResult"]
 
-log = logging.getLogger("fibsd.bots")
+log = logging.getLogger("fibsd.tools.bots")
 
 # Any of these after `move ...` means the play was refused: fetch the board and try again.
 _MOVE_REFUSALS = frozenset({
@@ -92,7 +92,7 @@ class _Setup(enum.Enum):
 class BotConfig:
     """Everything a bot is told: its account, the server, whom it plays and how often.
 
-    `BotPlayer` reads the playing part, `fibsd.bots.client.BotClient` the rest.
+    `BotPlayer` reads the playing part, `fibsd.tools.bots.client.BotClient` the rest.
     """
 
     name: str

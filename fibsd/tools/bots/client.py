@@ -5,7 +5,7 @@ registering the account through the guest dialogue when a CLIP login fails (§2.
 CLIP login itself (§2.2), reading lines with the `protocol.framing` codec and sending
 what `BotPlayer` answers, logging out cleanly, and reconnecting with exponential back-off
 (a bounded number of attempts) after the server dropped the connection. What to say in a
-match is `fibsd.bots.player`'s business; what to play is the strategy's.
+match is `fibsd.tools.bots.player`'s business; what to play is the strategy's.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ import re
 
 import trio
 
-from fibsd.bots.player import BotConfig, BotPlayer, MatchResult
-from fibsd.bots.strategy import Strategy
+from fibsd.tools.bots.player import BotConfig, BotPlayer, MatchResult
+from fibsd.tools.bots.strategy import Strategy
 from protocol.framing import LineReader, encode_line
 from protocol.messages import Welcome, parse_server_line
 from protocol.wording import Text
 
 __all__ = ["BotClient", "ConnectionLost", "LoginFailed"]
 
-log = logging.getLogger("fibsd.bots")
+log = logging.getLogger("fibsd.tools.bots")
 
 CLIP_VERSION = 1008
 MAX_LINE_BYTES = 16384  # server lines are short; this only bounds a misbehaving server

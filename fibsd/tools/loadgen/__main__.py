@@ -1,4 +1,4 @@
-"""The load generator's command line: `python -m fibsd.loadgen SCENARIO [options]`.
+"""The load generator's command line: `python -m fibsd.tools.loadgen SCENARIO [options]`.
 
 Owns argument parsing, the run of one scenario against a freshly started server
 subprocess, and the exit status (0 if the run had no errors, 1 otherwise, 2 for bad
@@ -15,16 +15,20 @@ from pathlib import Path
 
 import trio
 
-from fibsd.loadgen.bot import BotOptions
-from fibsd.loadgen.report import Report
-from fibsd.loadgen.scenarios import (
+from fibsd.tools.loadgen.bot import BotOptions
+from fibsd.tools.loadgen.report import Report
+from fibsd.tools.loadgen.scenarios import (
     Common,
     account_name,
     run_hold,
     run_matches,
     run_storm,
 )
-from fibsd.loadgen.serverproc import ServerProcess, precreate_accounts, raise_fd_limit
+from fibsd.tools.loadgen.serverproc import (
+    ServerProcess,
+    precreate_accounts,
+    raise_fd_limit,
+)
 
 EPILOG = """\
 scenarios:

@@ -1,4 +1,4 @@
-"""The player's dice verifier: `python -m fibsd.verify_dice` (`scripts/verify-dice`).
+"""The player's dice verifier: `python -m fibsd.tools.verify_dice` (`scripts/verify-dice`).
 
 Owns the command line a player runs on a finished match: reading the input (the `.mat`
 text the server's `export ID` sends, with its `DiceCommitment` and `DiceSeed` header

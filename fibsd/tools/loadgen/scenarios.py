@@ -18,15 +18,15 @@ from pathlib import Path
 import attrs
 import trio
 
-from fibsd.loadgen.bot import BotOptions, MatchBot, MatchStats
-from fibsd.loadgen.report import Report
-from fibsd.loadgen.serverproc import (
+from fibsd.tools.loadgen.bot import BotOptions, MatchBot, MatchStats
+from fibsd.tools.loadgen.report import Report
+from fibsd.tools.loadgen.serverproc import (
     PASSWORD,
     ServerProcess,
     machine_cpu_seconds,
     own_cpu_seconds,
 )
-from fibsd.loadgen.wire import Closed, LineClient
+from fibsd.tools.loadgen.wire import Closed, LineClient
 
 LOGIN_PROMPT = b"login: "
 CLIENT_NAME = "fibsd_loadgen"

@@ -40,13 +40,13 @@ from pathlib import Path
 import attrs
 import trio
 
-from fibsd.bots.moves import position_of
 from fibsd.rules import BAR, OFF, Play, Position
+from fibsd.tools.bots.moves import position_of
 from protocol.board import BoardLine
 
 __all__ = ["DEFAULT_GNUBG", "GnubgError", "GnubgStrategy", "apply_gnubg_move", "gnubg_hops"]
 
-log = logging.getLogger("fibsd.bots.gnubg")
+log = logging.getLogger("fibsd.tools.bots.gnubg")
 
 DEFAULT_GNUBG = "/usr/games/gnubg"
 _HOP_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d+)\*?(?:/(?:bar|off|\d+)\*?)+)(?:\((?P<count>[1-4])\))?$")

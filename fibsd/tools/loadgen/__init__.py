@@ -9,9 +9,13 @@ This package owns the load client and its three scenarios, nothing of the server
 - `bot`: a bot-vs-bot match player (random legal plays from `fibsd.rules`).
 - `scenarios`: `matches`, `hold` and `storm`.
 - `report`: latency percentiles and the plain `name: value` report.
-- `__main__`: the command line (`python -m fibsd.loadgen SCENARIO ...`).
+- `__main__`: the command line (`python -m fibsd.tools.loadgen SCENARIO ...`).
 
 It talks to the server only through the socket (and /proc for memory); it never imports
-`fibsd.server`, `fibsd.app.session` or `fibsd.app.registry`, and it does not use `fibsd.bots`.
+the server's internals (`fibsd.server`, `fibsd.app`; import-linter checks it). Of the bots it borrows only `fibsd.tools.bots.moves`
+(a board line to a position, a play to a command line). The one exception, documented in
+`fibsd.tools` and allowed by name in setup.cfg: `serverproc` seeds the database through
+`fibsd.store`, `fibsd.accounts` and `fibsd.passwords` before the server starts, and asks
+`fibsd.config.Config` which limits this server version has.
 Traffic goes only to 127.0.0.1, and every loop is bounded in count and in time.
 """

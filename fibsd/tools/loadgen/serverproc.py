@@ -78,7 +78,7 @@ def _raised_limits() -> str:
 def config_text(port: int, db_path: Path, motd_path: Path, *, log_level: str) -> str:
     """The load-test TOML configuration (see the module docstring for why each value)."""
     return f"""\
-# Load-test configuration written by fibsd.loadgen. NOT for a real server: the password
+# Load-test configuration written by fibsd.tools.loadgen. NOT for a real server: the password
 # hash is the cheapest the server accepts, so that logins measure the server, not pbkdf2.
 [server]
 host = "127.0.0.1"

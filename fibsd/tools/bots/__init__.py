@@ -8,9 +8,9 @@ bot), `gnubg` (GNU Backgammon as a separate process), `__main__` (command line).
 The server never imports this package.
 """
 
-from fibsd.bots.client import BotClient, ConnectionLost, LoginFailed
-from fibsd.bots.player import BotConfig, BotPlayer, MatchResult
-from fibsd.bots.strategy import RandomStrategy, Strategy
+from fibsd.tools.bots.client import BotClient, ConnectionLost, LoginFailed
+from fibsd.tools.bots.player import BotConfig, BotPlayer, MatchResult
+from fibsd.tools.bots.strategy import RandomStrategy, Strategy
 
 __all__ = [
     "BotClient",

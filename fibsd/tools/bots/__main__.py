@@ -1,4 +1,4 @@
-"""Command line of the bundled bots: `python -m fibsd.bots random|gnubg --name N
+"""Command line of the bundled bots: `python -m fibsd.tools.bots random|gnubg --name N
 --password P --host H --port N [--invite NAME --length N] ...`.
 
 Owns argument parsing, logging set-up, signals (SIGINT/SIGTERM log the bot out and stop
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 
 import trio
 
-from fibsd.bots.client import BotClient, ConnectionLost, LoginFailed
-from fibsd.bots.gnubg import DEFAULT_GNUBG, GnubgError, GnubgStrategy
-from fibsd.bots.player import BotConfig, MatchResult
-from fibsd.bots.strategy import RandomStrategy, Strategy
+from fibsd.tools.bots.client import BotClient, ConnectionLost, LoginFailed
+from fibsd.tools.bots.gnubg import DEFAULT_GNUBG, GnubgError, GnubgStrategy
+from fibsd.tools.bots.player import BotConfig, MatchResult
+from fibsd.tools.bots.strategy import RandomStrategy, Strategy
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--matches", type=int, help="stop after this many finished matches")
     common.add_argument("--not-ready", action="store_true", help="do not toggle ready on")
     common.add_argument("--verbose", "-v", action="store_true")
-    parser = argparse.ArgumentParser(prog="python -m fibsd.bots", description="fibsd bots")
+    parser = argparse.ArgumentParser(prog="python -m fibsd.tools.bots", description="fibsd bots")
     kinds = parser.add_subparsers(dest="kind", required=True)
     random_bot = kinds.add_parser("random", parents=[common], help="plays random legal plays")
     random_bot.add_argument("--seed", type=int, help="for a reproducible bot")

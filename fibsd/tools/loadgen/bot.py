@@ -19,9 +19,9 @@ import time
 import attrs
 import trio
 
-from fibsd.bots.moves import play_line, position_of
-from fibsd.loadgen.wire import LineClient
 from fibsd.rules import legal_plays
+from fibsd.tools.bots.moves import play_line, position_of
+from fibsd.tools.loadgen.wire import LineClient
 from protocol.board import BoardLine
 
 _MATCH_WON = re.compile(r"^(You win|\S+ wins) the \d+ point match ")
