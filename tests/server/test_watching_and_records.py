@@ -10,10 +10,14 @@ from protocol.board import BoardLine
 from tests.server.players import Player
 
 
-async def _match(running: Any, dice: ScriptedDice, length: str = "1") -> tuple[Player, Player, Player]:
+async def _match(
+    running: Any, dice: ScriptedDice, length: str = "1", *, moreboards: bool = False
+) -> tuple[Player, Player, Player]:
     alice = await Player.join_server(running, "alice")
     bob = await Player.join_server(running, "bob")
     carol = await Player.join_server(running, "carol", ready=False)
+    if moreboards:  # before the match starts: its first lines must not overtake the answer
+        await carol.command("toggle moreboards", "** Will send rawboards after rolling.")
     await carol.command("watch bob", "You're now watching bob.")
     await carol.expect("bob is not doing anything interesting.")
     await alice.send(f"invite bob {length}")
@@ -25,9 +29,8 @@ async def _match(running: Any, dice: ScriptedDice, length: str = "1") -> tuple[P
 async def test_a_watcher_receives_every_board_from_the_watched_side(start_server: Any) -> None:
     dice = ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)
     running = await start_server(dice=dice)
-    alice, bob, carol = await _match(running, dice, "3")
     # Watchers follow their own toggles, as players do; clients turn moreboards on.
-    await carol.command("toggle moreboards", "** Will send rawboards after rolling.")
+    alice, bob, carol = await _match(running, dice, "3", moreboards=True)
     await carol.expect("alice and bob start a 3 point match.")
     await carol.expect("Starting a new game with alice.")  # the watched player's opponent
     boards: list[BoardLine] = [await carol.next_board()]  # after the opening roll
