@@ -2,9 +2,10 @@
 
 With `fibsd.connection`, `fibsd.login` and `fibsd.__main__` this is the only part of the
 server that imports trio (the client tools in `fibsd.tools` use trio too, as clients; the
-`[importlinter]` contracts in setup.cfg keep trio out of everything below the shell). Everything it does with a command is: frame the bytes into lines, hand a
-line to the synchronous application core, commit the returned writes to the store in a
-worker thread, then deliver the returned lines.
+`[importlinter]` contracts in setup.cfg keep trio out of everything below the shell).
+Everything it does with a command is: frame the bytes into lines, hand a line to the
+synchronous application core, commit the returned writes to the store in a worker
+thread, then deliver the returned lines.
 
 Concurrency invariants:
 
