@@ -341,20 +341,11 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
     seat = table.seat_of(session)
     assert seat is not None
     other_name = table.names[1 - seat]
-    game = table.match.game
     if table.between_games or table.match.over:
         out.to(session, TextLine.of(Text.NOT_PLAYING))
         return
     if table.dropped is not None:
         out.to(session, TextLine.of(Text.OPPONENT_DISCONNECTED, name=other_name))
-        return
-    offer = game.resignation
-    if offer is not None and not isinstance(command, (c.Accept, c.Reject)):
-        resigner = offer[0]
-        if resigner == seat:
-            out.to(session, TextLine.of(Text.RESIGN_NOT_ANSWERED, name=other_name))
-        else:
-            out.to(session, TextLine.of(Text.WANTED_TO_RESIGN, name=other_name))
         return
     try:
         _act(session, table, seat, command, out)
@@ -363,28 +354,79 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
     conclude(registry, table, out)
 
 
-def _act(session: Session, table: Table[Session], seat: int, command: c.Command, out: Outcome) -> None:
+def _turn_refusal(table: Table[Session], seat: int, command: c.Command) -> TextLine | None:
+    """Whose turn it is, and whether this command fits the game's phase, decided once:
+    FIBS's sentence refusing `command` from `seat`, or None if it may go ahead. (The rules
+    check again only as the engine's own guard; see `_refusal`.)"""
     game = table.match.game
     other_name = table.names[1 - seat]
+    mine = game.turn == seat
+    phase = game.phase
+    offer = game.resignation
+    if offer is not None and not isinstance(command, (c.Accept, c.Reject)):
+        # A resignation waits for its answer before anything else happens.
+        if offer[0] == seat:
+            return TextLine.of(Text.RESIGN_NOT_ANSWERED, name=other_name)
+        return TextLine.of(Text.WANTED_TO_RESIGN, name=other_name)
     match command:
         case c.Roll():
-            if game.phase is GamePhase.AWAITING_MOVE and game.turn == seat:
-                out.to(session, TextLine.of(Text.ALREADY_ROLLED))
-            elif game.turn != seat or game.phase is not GamePhase.AWAITING_ROLL:
-                out.to(session, TextLine.of(Text.NOT_YOUR_TURN_TO_ROLL))
-            else:
-                table.roll(seat, out)
+            if phase is GamePhase.AWAITING_MOVE and mine:
+                return TextLine.of(Text.ALREADY_ROLLED)
+            if not mine or phase is not GamePhase.AWAITING_ROLL:
+                return TextLine.of(Text.NOT_YOUR_TURN_TO_ROLL)
         case c.Move():
-            if game.turn != seat or game.phase is GamePhase.DOUBLE_OFFERED:
-                out.to(session, TextLine.of(Text.NOT_YOUR_TURN_TO_MOVE))
-            elif game.phase is GamePhase.AWAITING_ROLL:
-                out.to(session, TextLine.of(Text.ROLL_BEFORE_MOVING))
-            else:
-                table.move(seat, command.moves, out)
+            if not mine or phase is GamePhase.DOUBLE_OFFERED:
+                return TextLine.of(Text.NOT_YOUR_TURN_TO_MOVE)
+            if phase is GamePhase.AWAITING_ROLL:
+                return TextLine.of(Text.ROLL_BEFORE_MOVING)
         case c.Off():
-            if game.turn != seat or game.phase is not GamePhase.AWAITING_MOVE or game.dice is None:
-                out.to(session, TextLine.of(Text.NOT_YOUR_TURN))
-                return
+            if not mine or phase is not GamePhase.AWAITING_MOVE or game.dice is None:
+                return TextLine.of(Text.NOT_YOUR_TURN)
+        case c.Double():
+            if table.match.crawford_game:
+                return TextLine.of(Text.CRAWFORD_NO_DOUBLE)
+            if phase is GamePhase.DOUBLE_OFFERED:
+                if mine:
+                    return TextLine.of(Text.DOUBLE_NOT_ANSWERED, name=other_name)
+                return TextLine.of(Text.NOT_YOUR_TURN_TO_DOUBLE)
+            if not mine:
+                return TextLine.of(Text.WAIT_UNTIL_MOVED, name=other_name)
+            if phase is GamePhase.AWAITING_MOVE:
+                return TextLine.of(Text.DOUBLE_BEFORE_ROLLING)
+        case c.Accept() | c.Reject():
+            answers_double = phase is GamePhase.DOUBLE_OFFERED and not mine
+            answers_resignation = (phase is GamePhase.RESIGNATION_OFFERED and offer is not None
+                                   and offer[0] != seat)
+            if not (answers_double or answers_resignation):
+                return TextLine.of(Text.DIDNT_DOUBLE_OR_RESIGN, name=other_name)
+        case c.Redouble() | c.Beaver() | c.Raccoon() | c.Otter():
+            if table.match.length is not None:
+                return TextLine.of(Text.REDOUBLES_ONLY_UNLIMITED)
+            beaver = phase is GamePhase.DOUBLE_OFFERED and not mine
+            raccoon = phase is GamePhase.AWAITING_ROLL and mine
+            if not (beaver or raccoon):
+                return TextLine.of(Text.REDOUBLE_NOT_ALLOWED)
+        case c.Resign():
+            pass  # any time in a game; the rules refuse a second offer (`_refusal`)
+        case _:
+            raise AssertionError(f"not a game verb: {command!r}")
+    return None
+
+
+def _act(session: Session, table: Table[Session], seat: int, command: c.Command, out: Outcome) -> None:
+    """Carry out a game command that `_turn_refusal` let through."""
+    refused = _turn_refusal(table, seat, command)
+    if refused is not None:
+        out.to(session, refused)
+        return
+    game = table.match.game
+    match command:
+        case c.Roll():
+            table.roll(seat, out)
+        case c.Move():
+            table.move(seat, command.moves, out)
+        case c.Off():
+            assert game.dice is not None
             play = greedy_bearoff(game.position_for(seat), game.dice)
             if play is None:
                 out.to(session, TextLine.of(Text.CANT_BEAR_OFF_ALL))
@@ -392,44 +434,22 @@ def _act(session: Session, table: Table[Session], seat: int, command: c.Command,
             out.to(session, TextLine.of(Text.BEAR_OFF, bearoff=bearoff_text(play.moves, is_o=table.is_o(seat))))
             table.play(seat, play, out)
         case c.Double():
-            if table.match.crawford_game:
-                out.to(session, TextLine.of(Text.CRAWFORD_NO_DOUBLE))
-            elif game.phase is GamePhase.DOUBLE_OFFERED:
-                out.to(session, TextLine.of(
-                    Text.DOUBLE_NOT_ANSWERED if game.turn == seat else Text.NOT_YOUR_TURN_TO_DOUBLE,
-                    **({"name": other_name} if game.turn == seat else {}),
-                ))
-            elif game.turn != seat:
-                out.to(session, TextLine.of(Text.WAIT_UNTIL_MOVED, name=other_name))
-            elif game.phase is GamePhase.AWAITING_MOVE:
-                out.to(session, TextLine.of(Text.DOUBLE_BEFORE_ROLLING))
-            else:
-                table.double(seat, out)
+            table.double(seat, out)
         case c.Accept() | c.Reject():
-            _answer(session, table, seat, isinstance(command, c.Accept), out)
-        case c.Redouble() | c.Beaver() | c.Raccoon() | c.Otter():
-            if table.match.length is not None:
-                out.to(session, TextLine.of(Text.REDOUBLES_ONLY_UNLIMITED))
-            elif game.phase is GamePhase.DOUBLE_OFFERED and game.turn != seat:
-                table.beaver(seat, out)
-            elif game.phase is GamePhase.AWAITING_ROLL and game.turn == seat:
-                table.raccoon(seat, out)
+            accepting = isinstance(command, c.Accept)
+            if game.phase is GamePhase.DOUBLE_OFFERED:
+                (table.accept_double if accepting else table.reject_double)(seat, out)
             else:
-                out.to(session, TextLine.of(Text.REDOUBLE_NOT_ALLOWED))
+                (table.accept_resignation if accepting else table.reject_resignation)(seat, out)
+        case c.Redouble() | c.Beaver() | c.Raccoon() | c.Otter():
+            if game.phase is GamePhase.DOUBLE_OFFERED:
+                table.beaver(seat, out)
+            else:
+                table.raccoon(seat, out)
         case c.Resign():
             table.resign(seat, _RESULTS[command.kind], out)
         case _:
             raise AssertionError(f"not a game verb: {command!r}")
-
-
-def _answer(session: Session, table: Table[Session], seat: int, accepting: bool, out: Outcome) -> None:
-    game = table.match.game
-    if game.phase is GamePhase.DOUBLE_OFFERED and game.turn != seat:
-        (table.accept_double if accepting else table.reject_double)(seat, out)
-    elif game.phase is GamePhase.RESIGNATION_OFFERED and game.resignation is not None and game.resignation[0] != seat:
-        (table.accept_resignation if accepting else table.reject_resignation)(seat, out)
-    else:
-        out.to(session, TextLine.of(Text.DIDNT_DOUBLE_OR_RESIGN, name=table.names[1 - seat]))
 
 
 def _refusal(reason: ActionReason, command: c.Command, other_name: str) -> TextLine:
