@@ -213,11 +213,13 @@ class Table:
         now = self.registry.clock.now()
         match = self.match
         game = match.game
-        finished = len(match.finished_games)
+        finished = match.finished_count
         saved = self._saved_at_game
         if saved is None or saved[0] is not game or saved[1] != finished:
-            state = self.saved_state()
-            out.write(lambda store: store.save_match(first, second, state, now))
+            # The finished games this table already saved are stored: not again.
+            kept = 0 if saved is None else saved[1]
+            state = {**self._table_state(), "match": match.to_dict(finished_from=kept)}
+            out.write(lambda store: store.save_match(first, second, state, now, finished_from=kept))
         else:
             patch = [
                 ("update", (), self._table_state()),

@@ -82,6 +82,11 @@ class Match:
         return tuple(self._finished)
 
     @property
+    def finished_count(self) -> int:
+        """len(finished_games), without copying them (asked after every action)."""
+        return len(self._finished)
+
+    @property
     def score(self) -> tuple[int, int]:
         return self._score[0], self._score[1]
 
@@ -233,11 +238,13 @@ class Match:
 
     # --- serialisation -------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """The complete match, JSON-able and versioned (`from_dict` restores it)."""
+    def to_dict(self, *, finished_from: int = 0) -> dict[str, Any]:
+        """The complete match, JSON-able and versioned (`from_dict` restores it); with
+        `finished_from` N, the finished games from number N on only (the saves of a long
+        match write each finished game once)."""
         return {
             **self.state_dict(),
-            "finished_games": [g.to_dict() for g in self._finished],
+            "finished_games": [g.to_dict() for g in self._finished[finished_from:]],
             "game": self._game.to_dict(),
         }
 

@@ -83,3 +83,43 @@ def test_apply_patch_refuses_malformed_steps() -> None:
             apply_patch(data, [bad])
     with pytest.raises(KeyError):
         apply_patch(data, [("update", ("missing",), {})])
+
+
+def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(tmp_path: Path) -> None:
+    # Issue 17: the whole copy written at the start of each game held every finished game,
+    # so in a long unlimited match each save (and each patch, which rewrote that row)
+    # grew with the games played. Each finished game is now stored once, apart.
+    import random
+
+    from fibsd.rules import Match, MatchOptions
+    from tests.app.random_matches import play_match
+
+    match = play_match(random.Random(3), MatchOptions(length=None), max_games=12)
+    games = match.to_dict()["finished_games"]
+    assert len(games) == 12
+    row_sizes = []
+    with Store.open(tmp_path / "db.sqlite") as store:
+        for count in range(len(games) + 1):
+            # What a table saves at the start of game `count + 1`: the games finished
+            # since its previous whole copy (one), and the small state.
+            kept = max(0, count - 1)
+            state = {"table": 1, "match": {**match.state_dict(), "finished_games": games[kept:count],
+                                           "game": {"history": []}}}
+            store.save_match("alice", "bob", state, float(count), finished_from=kept)
+            store.patch_saved_match("alice", "bob", [("extend", ("match", "game", "history"), [count])], 0.5)
+            saved = store.saved_match("bob", "alice")
+            assert saved is not None
+            assert saved["match"]["finished_games"] == games[:count]  # type: ignore[index]
+            assert saved["match"]["game"]["history"] == [count]  # type: ignore[index]
+            (size,) = store._read("SELECT length(data) FROM saved_matches")[0]
+            row_sizes.append(size)
+        assert len(set(row_sizes)) == 1  # the same size with 0 finished games as with 12
+        # A whole save from the start (a table resumed from the store) replaces them all.
+        store.save_match("alice", "bob", {"match": {"finished_games": games[:2]}}, 20.0)
+        saved = store.saved_match("alice", "bob")
+        assert saved is not None and saved["match"]["finished_games"] == games[:2]  # type: ignore[index]
+        store.delete_saved_match("alice", "bob")
+        assert store.saved_match("alice", "bob") is None
+        assert store._read("SELECT count(*) FROM saved_match_games")[0][0] == 0
+    restored = Match.from_dict({**match.to_dict(finished_from=5)})
+    assert restored.finished_count == 7 and restored.finished_games[0].to_dict() == games[5]
