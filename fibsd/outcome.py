@@ -41,6 +41,9 @@ class ClipBytes:
     line encoded and fan-out joins bytes instead of building messages."""
 
     data: bytes
+    #: The key of the user whose current status `data` states, and nothing else (a `5`
+    #: line, with its `6`): a newer one replaces it while it waits in an outbox.
+    status_of: str | None = None
 
     def lines(self) -> list[str]:
         return self.data.decode("utf-8").split("\r\n")[:-1]

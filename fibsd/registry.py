@@ -210,7 +210,7 @@ class Registry:
         never left). Each recipient gets one piece, built once per kind of recipient."""
         notice = LoginNotice.logs_in(session.name)
         clip_notice = ClipBytes(encode_line(notice.clip_line()) + status)
-        clip_status = ClipBytes(status)
+        clip_status = ClipBytes(status, status_of=session.key)
         notified_clip: list[Session] = []
         other_clip: list[Session] = []
         notified_telnet: list[Session] = []
@@ -390,7 +390,7 @@ class Registry:
         line = who_line(session, self.clock.now() if now is None else now)
         out.to_each(
             (other for other in self._online.values() if other.clip and other is not skip),
-            ClipBytes(line + WHO_INFO_END),
+            ClipBytes(line + WHO_INFO_END, status_of=session.key),
         )
 
 

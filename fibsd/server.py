@@ -428,6 +428,10 @@ class Server:
         encoded: dict[tuple[int, bool, int], bytes] = {}
         for recipients, message in outcome.deliveries:
             clip_data = message.data if isinstance(message, ClipBytes) else None
+            if isinstance(message, ClipBytes) and message.status_of is not None:
+                # A status line: coalesced in each outbox.
+                self._deliver_status(recipients, message.status_of, message.data, issuer)
+                continue
             for recipient in recipients:
                 assert isinstance(recipient, Session)
                 if clip_data is not None:  # who-info, encoded once, for CLIP users only
@@ -461,6 +465,24 @@ class Server:
             if connection is not None:
                 log.info("closing connection of %s: %s", recipient.name, reason)
                 connection.close_soon()
+
+    def _deliver_status(self, recipients: Sequence[object], key: str, data: bytes,
+                        issuer: Session | None) -> None:
+        """A user's who-info to CLIP `recipients`: it replaces that user's previous one
+        still waiting in a recipient's outbox (`Connection.write_status`). Asks for no
+        prompt: it is CLIP-only and never the answer to a command."""
+        connections = self._connections
+        for recipient in recipients:
+            assert isinstance(recipient, Session)
+            if not recipient.clip:
+                continue
+            connection = connections.get(recipient)
+            if connection is None or not connection.is_open:
+                continue
+            if recipient is issuer:  # the user's own line, in the answer's order
+                connection.write_encoded(data)
+            else:
+                connection.write_status(key, data)
 
     def connection_count(self) -> int:
         return len(self._connections)
