@@ -725,8 +725,13 @@ class Store:
         started_at: float | None,
         finished_at: float,
         ratings: Iterable[tuple[str, float, int]] = (),
+        saved_games_before: int = 0,
     ) -> int:
         """Keep a finished match (`match_data` is `Match.to_dict()`); its record id.
+
+        With `saved_games_before` N, `match_data` lacks the first N finished games (the
+        server drops them from memory once saved): they are taken from the saved match
+        between the two players (`save_match`), which must still hold them.
 
         `ratings` are (name, rating, experience) updates applied in the same transaction,
         so the record and both players' new ratings are stored together or not at all
@@ -734,8 +739,22 @@ class Store:
         """
         if winner not in (0, 1, None):
             raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
-        text = json.dumps(match_data, separators=(",", ":"))
         with self._write() as db:
+            if saved_games_before > 0:
+                low, high = _pair_key(*players)
+                rows = db.execute(
+                    "SELECT data FROM saved_match_games WHERE player_low = ? AND player_high = ?"
+                    " AND number < ? ORDER BY number",
+                    (low, high, saved_games_before),
+                ).fetchall()
+                if len(rows) != saved_games_before:
+                    raise ValueError(f"the saved match holds {len(rows)} of {saved_games_before} games")
+                later = match_data.get("finished_games")
+                if not isinstance(later, list):
+                    raise ValueError("match data without a list of finished games")
+                match_data = {**match_data,
+                              "finished_games": [*(json.loads(row[0]) for row in rows), *later]}
+            text = json.dumps(match_data, separators=(",", ":"))
             for name, rating, experience in ratings:
                 cursor = db.execute(
                     "UPDATE accounts SET rating=?, experience=? WHERE name = ?",

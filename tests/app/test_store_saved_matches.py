@@ -123,3 +123,37 @@ def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(tmp_pat
         assert store._read("SELECT count(*) FROM saved_match_games")[0][0] == 0
     restored = Match.from_dict({**match.to_dict(finished_from=5)})
     assert restored.finished_count == 7 and restored.finished_games[0].to_dict() == games[5]
+
+
+def test_forgotten_games_leave_memory_and_come_back_in_the_record(tmp_path: Path) -> None:
+    # Issue 17: a server keeps only the last finished game of a match in memory (each is
+    # in the saved match); the match record still gets every game, for the .mat export.
+    import random
+
+    from fibsd.play.history import score_before
+    from fibsd.rules import Match, MatchOptions
+    from tests.app.random_matches import play_match
+
+    match = play_match(random.Random(4), MatchOptions(length=None), max_games=9)
+    whole = match.to_dict()
+    scores = [score_before(match, game) for game in match.finished_games]
+    with Store.open(tmp_path / "db.sqlite") as store:
+        store.save_match("alice", "bob", {"match": match.to_dict()}, 1.0)
+        match.forget_finished(keep=1)
+        assert len(match.finished_games) == 1  # what stays in memory: the last game only
+        assert match.finished_count == 9 and match.forgotten_count == 8
+        assert score_before(match, match.finished_games[0]) == scores[-1]
+        with pytest.raises(ValueError):
+            match.to_dict()
+        tail = match.to_dict(finished_from=8)
+        assert tail["finished_games"] == whole["finished_games"][8:]
+        record_id = store.record_match(
+            players=("alice", "bob"), match_data=tail, length=None, score=match.score,
+            winner=None, started_at=0.0, finished_at=2.0, saved_games_before=8,
+        )
+        record = store.match_record(record_id)
+        assert record is not None and record.data == whole
+        with pytest.raises(ValueError, match="holds 0 of 3"):
+            store.record_match(players=("carol", "dave"), match_data=tail, length=None,
+                               score=(0, 0), winner=None, started_at=0.0, finished_at=2.0,
+                               saved_games_before=3)
