@@ -14,6 +14,7 @@ database is a one-line error with exit status 2.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from collections.abc import Sequence
@@ -113,6 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
         store.close()
         print(f"fibsd: {error}", file=sys.stderr)
         return 2
+    _tune_garbage_collector()
     try:
         trio.run(run_until_signalled, server)
     except OSError as error:
@@ -121,6 +123,25 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+#: Allocations between young collections (CPython's default is 700), and how many young
+#: (then middle) collections come before an older one is considered.
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def _tune_garbage_collector() -> None:
+    """Collect cyclic garbage less often, and never scan what start-up made.
+
+    Each command's outcome waits for the group commit across many scheduler passes, so
+    the objects of hundreds of commands in flight survive young collections; with the
+    default thresholds the server spent about a tenth of its time in collections that
+    freed little (500 bot matches: 483 -> 429 us of CPU per command with these values).
+    `gc.freeze` moves everything allocated so far (modules, configuration, the registry)
+    out of every future collection."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _open_records(args: argparse.Namespace) -> tuple[Config, Store] | None:

@@ -14,6 +14,13 @@ thousands of users; a writer task per connection would cost a task switch and a 
 socket buffer is full gets a task of its own, which waits until the socket is writable.
 TLS and WebSocket connections keep one writer task each (their layers have their own
 state to drive).
+
+Status lines coalesce: a line that only states a user's current status (CLIP `5` who-info)
+replaces that user's previous one while it still waits in the outbox, and does not count
+towards the outbox bound. A burst of status changes (thousands of users starting matches at
+once, each `ready`, invitation and join a new `5` line to everyone) thus holds at most one
+line per user online for a client that reads a moment late, and never overflows it: only
+the latest status of each user matters to it.
 """
 
 from __future__ import annotations
@@ -37,15 +44,67 @@ class ConnectionClosed(Exception):
     """The peer went away (or was disconnected) while we waited for input."""
 
 
+class Outbox:
+    """Encoded output not yet handed to the kernel, oldest first, with status coalescing.
+
+    `counted` is the number of pieces the outbox bound applies to: status pieces are left
+    out (there is at most one per user, see `put_status`)."""
+
+    __slots__ = ("_status_at", "counted", "pieces")
+
+    def __init__(self) -> None:
+        self.pieces: list[bytes] = []
+        self.counted = 0
+        #: user key -> (index in `pieces` of that user's status line still waiting,
+        #: whether it starts with a CRLF that ends a prompt).
+        self._status_at: dict[str, tuple[int, bool]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.pieces)
+
+    def append(self, data: bytes) -> None:
+        self.pieces.append(data)
+        self.counted += 1
+
+    def put_status(self, key: str, data: bytes, *, after_prompt: bool = False) -> None:
+        """Queue `key`'s status lines (`data`, which starts with a CRLF ending a prompt if
+        `after_prompt`); an older one of the same user still waiting is dropped (its place
+        keeps that CRLF, so that what follows the prompt still starts on a new line)."""
+        older = self._status_at.get(key)
+        if older is not None:
+            index, fresh_line = older
+            self.pieces[index] = b"\r\n" if fresh_line else b""
+        self._status_at[key] = (len(self.pieces), after_prompt)
+        self.pieces.append(data)
+
+    def take(self) -> bytes:
+        """Everything queued, as one piece; the outbox is empty afterwards."""
+        data = b"".join(self.pieces)
+        self.clear()
+        return data
+
+    def clear(self) -> None:
+        self.pieces.clear()
+        self.counted = 0
+        self._status_at.clear()
+
+    def put_back(self, rest: bytes) -> None:
+        """What the kernel did not take of `take()`'s piece, into the empty outbox."""
+        self.pieces.append(rest)
+        self.counted = 1
+
+
 class Flusher:
     """Writes the queued output of every plain TCP connection, once per scheduler pass.
 
     Lines queued by all the commands handled in one pass of the trio scheduler go out
     together: one system call per connection however many lines it was sent."""
 
-    #: A pass that took longer than this is followed by a pause as long (at most MAX).
+    #: A pass that took longer than this is followed by a pause PAUSE_RATIO times as
+    #: long (at most MAX).
     PAUSE_AFTER_SECONDS = 0.001
-    MAX_PAUSE_SECONDS = 0.05
+    PAUSE_RATIO = 2.0
+    MAX_PAUSE_SECONDS = 0.1
 
     def __init__(self) -> None:
         self._dirty: dict[Connection, None] = {}
@@ -69,13 +128,15 @@ class Flusher:
                     self._wake = trio.Event()
                     started = trio.current_time()
                     self.flush_marked()
-                    # Flush at most half of the time: after a long pass (thousands of
-                    # connections, e.g. a login announced to everyone) let the commands
-                    # run for as long, so that the next pass sends each connection more
-                    # lines with one system call. A short pass costs no delay to speak of.
+                    # Flush at most a third of the time: after a long pass (thousands of
+                    # connections, e.g. logins announced to everyone) let the commands
+                    # run for twice as long, so that the next pass sends each connection
+                    # more lines with one system call (the sends were half of the
+                    # server's time in a 10,000-login ramp-up). A short pass costs no
+                    # delay to speak of.
                     spent = trio.current_time() - started
                     if spent > self.PAUSE_AFTER_SECONDS:
-                        await trio.sleep(min(spent, self.MAX_PAUSE_SECONDS))
+                        await trio.sleep(min(spent * self.PAUSE_RATIO, self.MAX_PAUSE_SECONDS))
             finally:
                 self._nursery = None
                 self.flush_marked()
@@ -108,7 +169,7 @@ class Connection:
         self._reader = LineReader(config.max_line_bytes)
         self._lines: deque[str] = deque()
         #: Encoded output not yet handed to the kernel, oldest first.
-        self._outbox: list[bytes] = []
+        self._outbox = Outbox()
         self._max_held = config.max_output_lines
         self._open = True  # accepting output
         self._closed = False  # the stream is closed: never touch the socket again
@@ -121,7 +182,7 @@ class Connection:
         #: TLS only: wakes the writer task when output is queued or the connection closes.
         self._writer_wake: trio.Event | None = trio.Event() if self._socket is None else None
         #: While set, lines from other users wait here (see `hold`).
-        self._held: list[bytes] | None = None
+        self._held: Outbox | None = None
 
     @property
     def is_open(self) -> bool:
@@ -166,12 +227,12 @@ class Connection:
     def hold(self) -> None:
         """Keep other users' lines back until `release`: a newly logged-in user must get
         its own greeting first (clients read anything before it as the login dialogue)."""
-        self._held = []
+        self._held = Outbox()
 
     def release(self) -> None:
         held, self._held = self._held, None
-        for data in held or ():
-            self.write_encoded(data, asynchronous=True)
+        if held:
+            self.write_encoded(held.take(), asynchronous=True)
 
     def write_lines(self, lines: Iterable[str], *, asynchronous: bool = False) -> None:
         """Queue complete lines; asynchronous ones start on a fresh line after a prompt."""
@@ -182,7 +243,7 @@ class Connection:
         if not data:
             return
         if asynchronous and self._held is not None:
-            if len(self._held) >= self._max_held:
+            if self._held.counted >= self._max_held:
                 self.close_soon()  # a flood while logging in: the outbox bound applies
             else:
                 self._held.append(data)
@@ -191,6 +252,21 @@ class Connection:
             data = b"\r\n" + data
         self._prompt_pending = False
         self._queue(data)
+
+    def write_status(self, key: str, data: bytes) -> None:
+        """Queue user `key`'s status lines (encoded; from another user, so asynchronous),
+        replacing any of that user's that still wait (see the module docstring)."""
+        if not data or not self._open:
+            return
+        if self._held is not None:
+            self._held.put_status(key, data)
+            return
+        after_prompt = self._prompt_pending
+        if after_prompt:
+            data = b"\r\n" + data
+        self._prompt_pending = False
+        self._wake_for_output()
+        self._outbox.put_status(key, data, after_prompt=after_prompt)
 
     def write_prompt(self, text: str) -> None:
         """Queue a prompt (no line end); later asynchronous output starts a new line."""
@@ -204,18 +280,22 @@ class Connection:
     def _queue(self, data: bytes) -> None:
         if not self._open:
             return
-        if len(self._outbox) >= self._max_held:
+        if self._outbox.counted >= self._max_held:
             # Invariant: a slow reader is cut off, nobody waits for it.
             log.warning("output buffer of %s full; disconnecting", self.host)
             self.close_soon()
             return
+        self._wake_for_output()
+        self._outbox.append(data)
+
+    def _wake_for_output(self) -> None:
+        """Output is about to be queued: if the outbox is empty, see that it is sent."""
         if not self._outbox:
             self._drained = trio.Event()
             if self._writer_wake is not None:
                 self._writer_wake.set()
             elif not self._blocked:
                 self._flusher.mark(self)
-        self._outbox.append(data)
 
     def flush(self) -> None:
         """Hand the outbox to the kernel without waiting (the flusher calls this)."""
@@ -238,9 +318,10 @@ class Connection:
     def _send_outbox(self, sock: trio.socket.SocketType) -> None:
         """One non-blocking send of everything queued; what the kernel did not take stays
         queued, as one piece."""
-        data = b"".join(self._outbox)
+        data = self._outbox.take()
         sent = _send_now(sock, data)
-        self._outbox[:] = [data[sent:]] if sent < len(data) else []
+        if sent < len(data):
+            self._outbox.put_back(data[sent:])
 
     async def drain_when_writable(self) -> None:
         """Send the rest of a full socket's outbox as the peer reads it."""
@@ -269,9 +350,7 @@ class Connection:
                     await self._writer_wake.wait()
                     self._writer_wake = trio.Event()
                     continue
-                data = b"".join(self._outbox)
-                self._outbox.clear()
-                await self.stream.send_all(data)
+                await self.stream.send_all(self._outbox.take())
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self._broken()
         finally:

@@ -315,7 +315,9 @@ class Server:
         """Log `session` in and deliver its greeting. (A method of its own, so that the
         login's outcome, with its who list of every user online, is not kept alive for
         as long as the session lasts.)"""
-        self._deliver_departures()  # a newcomer hears of no departure before its arrival
+        # A newcomer hears of no departure before its arrival; earlier logins still to be
+        # announced stay pending (take_arrivals leaves them out for the newcomer).
+        self._deliver_departures(arrivals=False)
         outcome = presence.log_in(
             self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
@@ -363,7 +365,16 @@ class Server:
             self.registry.add_departures(outcome.departures)
             self._departures_arrived.set()
         else:  # what is said after a departure reaches everyone after its notice
-            self._deliver_departures()
+            # (and after the arrivals before it, but for a login: logins go out together)
+            self._deliver_departures(arrivals=not outcome.arrivals)
+        if outcome.arrivals:  # announced together with the others of this pass
+            self.registry.add_arrivals(outcome.arrivals)
+            if any(to is not issuer for recipients, _message in outcome.deliveries for to in recipients):
+                # The login tells others something (a waitfor, a resumed match): they
+                # hear of the arrival first.
+                self._deliver_departures()
+            else:
+                self._departures_arrived.set()
         self._deliver(outcome, issuer=issuer)
         await self._commit(outcome.writes_after_delivery)
         if outcome.off_loop is not None:
@@ -373,15 +384,21 @@ class Server:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
 
-    def _deliver_departures(self) -> None:
-        if self.registry.departures_pending:
-            self._deliver(self.registry.take_departures(), issuer=None)
+    def _deliver_departures(self, *, arrivals: bool = True) -> None:
+        """Send the pending logout notices, after the pending login announcements (all of
+        them with `arrivals`, else only if a departure must follow them)."""
+        registry = self.registry
+        if registry.arrivals_pending and (arrivals or registry.departures_pending):
+            self._deliver(registry.take_arrivals(), issuer=None)
+        if registry.departures_pending:
+            self._deliver(registry.take_departures(), issuer=None)
 
     async def _run_departures(
         self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> None:
-        """Send the logout notices of each scheduler pass's departures together: when
-        thousands drop at once, everyone gets one piece instead of one per departure."""
+        """Send the logout notices (and login announcements) of each scheduler pass
+        together: when thousands drop or log in at once, everyone gets one piece instead
+        of one per departure or login."""
         task_status.started()
         while True:
             await self._departures_arrived.wait()
@@ -469,6 +486,10 @@ class Server:
         encoded: dict[tuple[int, bool, int, bool], bytes] = {}
         for recipients, message in outcome.deliveries:
             clip_data = message.data if isinstance(message, ClipBytes) else None
+            if isinstance(message, ClipBytes) and message.status_of is not None:
+                # A status line: coalesced in each outbox.
+                self._deliver_status(recipients, message.status_of, message.data, issuer)
+                continue
             for recipient in recipients:
                 assert isinstance(recipient, Session)
                 if clip_data is not None:  # who-info, encoded once, for CLIP users only
@@ -503,6 +524,24 @@ class Server:
             if connection is not None:
                 log.info("closing connection of %s: %s", recipient.name, reason)
                 connection.close_soon()
+
+    def _deliver_status(self, recipients: Sequence[object], key: str, data: bytes,
+                        issuer: Session | None) -> None:
+        """A user's who-info to CLIP `recipients`: it replaces that user's previous one
+        still waiting in a recipient's outbox (`Connection.write_status`). Asks for no
+        prompt: it is CLIP-only and never the answer to a command."""
+        connections = self._connections
+        for recipient in recipients:
+            assert isinstance(recipient, Session)
+            if not recipient.clip:
+                continue
+            connection = connections.get(recipient)
+            if connection is None or not connection.is_open:
+                continue
+            if recipient is issuer:  # the user's own line, in the answer's order
+                connection.write_encoded(data)
+            else:
+                connection.write_status(key, data)
 
     def connection_count(self) -> int:
         return len(self._connections)

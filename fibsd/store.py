@@ -140,6 +140,21 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     CREATE INDEX saved_match_patches_by_pair
         ON saved_match_patches (player_low, player_high, id);
     """,
+    # 8: the finished games of a saved match, each written once when it is saved for the
+    # first time. They were part of the whole copy written at the start of every game, and
+    # that copy (and every change of the row it was in: each patch updates `saved_at`)
+    # grew with the games played: in a long unlimited match the saves came to cost more
+    # than the rest of each command. A match saved by an older release keeps its games
+    # in its whole copy until it is saved again.
+    """
+    CREATE TABLE saved_match_games (
+        player_low  TEXT NOT NULL,
+        player_high TEXT NOT NULL,
+        number      INTEGER NOT NULL,  -- 0 for the first finished game
+        data        TEXT NOT NULL,     -- the game's JSON object (`Game.to_dict`)
+        PRIMARY KEY (player_low, player_high, number)
+    );
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -569,12 +584,34 @@ class Store:
 
     # --- saved matches ------------------------------------------------------------------
 
-    def save_match(self, name: str, other: str, data: dict[str, object], at: float) -> None:
+    def save_match(
+        self, name: str, other: str, data: dict[str, object], at: float, *, finished_from: int = 0,
+    ) -> None:
         """Store (or replace) the saved match between `name` and `other`, whole (its
-        patches are dropped: `data` includes them)."""
+        patches are dropped: `data` includes them).
+
+        The finished games (`data["match"]["finished_games"]`, if there) are stored apart,
+        each once: with `finished_from` N, the list holds only the games from number N on
+        and the N before it are the ones already stored, so that a save at the start of
+        each game costs the same in the 500th game as in the first. Reading the saved
+        match puts them back in place."""
         low, high = _pair_key(name, other)
+        games: list[object] = []
+        match = data.get("match")
+        if isinstance(match, dict) and isinstance(match.get("finished_games"), list):
+            games = match["finished_games"]
+            data = {**data, "match": {**match, "finished_games": []}}
         text = json.dumps(data, separators=(",", ":"))
         with self._write() as db:
+            db.execute(
+                "DELETE FROM saved_match_games WHERE player_low = ? AND player_high = ? AND number >= ?",
+                (low, high, finished_from),
+            )
+            db.executemany(
+                "INSERT INTO saved_match_games (player_low, player_high, number, data) VALUES (?,?,?,?)",
+                ((low, high, finished_from + i, json.dumps(game, separators=(",", ":")))
+                 for i, game in enumerate(games)),
+            )
             db.execute(
                 "INSERT INTO saved_matches (player_low, player_high, data, saved_at)"
                 " VALUES (?,?,?,?) ON CONFLICT (player_low, player_high)"
@@ -621,6 +658,9 @@ class Store:
                 "DELETE FROM saved_matches WHERE player_low = ? AND player_high = ?", (low, high)
             )
             db.execute(
+                "DELETE FROM saved_match_games WHERE player_low = ? AND player_high = ?", (low, high)
+            )
+            db.execute(
                 "DELETE FROM saved_match_patches WHERE player_low = ? AND player_high = ?",
                 (low, high),
             )
@@ -640,6 +680,18 @@ class Store:
         ]
 
     def _with_patches(self, low: str, high: str, data: dict[str, object]) -> dict[str, object]:
+        """The whole copy `data` with its finished games put back, then its patches."""
+        games = self._read(
+            "SELECT data FROM saved_match_games WHERE player_low = ? AND player_high = ?"
+            " ORDER BY number",
+            (low, high),
+        )
+        if games:
+            match = data.get("match")
+            if not isinstance(match, dict) or not isinstance(match.get("finished_games"), list):
+                return {}  # games stored apart belong in a match's list: damaged
+            match["finished_games"] = [*(json.loads(row["data"]) for row in games),
+                                       *match["finished_games"]]
         rows = self._read(
             "SELECT patch FROM saved_match_patches WHERE player_low = ? AND player_high = ?"
             " ORDER BY id",
@@ -665,8 +717,13 @@ class Store:
         started_at: float | None,
         finished_at: float,
         ratings: Iterable[tuple[str, float, int]] = (),
+        saved_games_before: int = 0,
     ) -> int:
         """Keep a finished match (`match_data` is `Match.to_dict()`); its record id.
+
+        With `saved_games_before` N, `match_data` lacks the first N finished games (the
+        server drops them from memory once saved): they are taken from the saved match
+        between the two players (`save_match`), which must still hold them.
 
         `ratings` are (name, rating, experience) updates applied in the same transaction,
         so the record and both players' new ratings are stored together or not at all
@@ -674,8 +731,22 @@ class Store:
         """
         if winner not in (0, 1, None):
             raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
-        text = json.dumps(match_data, separators=(",", ":"))
         with self._write() as db:
+            if saved_games_before > 0:
+                low, high = _pair_key(*players)
+                rows = db.execute(
+                    "SELECT data FROM saved_match_games WHERE player_low = ? AND player_high = ?"
+                    " AND number < ? ORDER BY number",
+                    (low, high, saved_games_before),
+                ).fetchall()
+                if len(rows) != saved_games_before:
+                    raise ValueError(f"the saved match holds {len(rows)} of {saved_games_before} games")
+                later = match_data.get("finished_games")
+                if not isinstance(later, list):
+                    raise ValueError("match data without a list of finished games")
+                match_data = {**match_data,
+                              "finished_games": [*(json.loads(row[0]) for row in rows), *later]}
+            text = json.dumps(match_data, separators=(",", ":"))
             for name, rating, experience in ratings:
                 cursor = db.execute(
                     "UPDATE accounts SET rating=?, experience=? WHERE name = ?",

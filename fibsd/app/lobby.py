@@ -356,22 +356,24 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
         # (The watchers heard it from the table already.)
         _report_to_others(registry, table, report, out, told=set(table.watchers()))
     table.reveal_seed(out)
-    state = match.to_dict()
+    stored = match.forgotten_count  # the games only the saved match still holds
+    state = match.to_dict(finished_from=stored)
     if isinstance(table.dice, SeededDice):
         # Kept with the record, so the exported .mat carries commitment and seed.
         state["dice"] = {"commitment": table.dice.commitment, "seed": table.dice.seed_hex,
                          "coin": table.first_o_seat}
     names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
-    out.write(lambda store: store.delete_saved_match(names[0], names[1]))
 
     def record(store: Store) -> None:
         # One transaction: the record and both new ratings are stored together or not at all.
         store.record_match(
             players=names, match_data=state, length=length, score=score, winner=winner,
             started_at=started_at, finished_at=finished_at, ratings=updates,
+            saved_games_before=stored,
         )
 
-    out.write(record)
+    out.write(record)  # before the saved match, whose first games it takes, is deleted
+    out.write(lambda store: store.delete_saved_match(names[0], names[1]))
     for seated in (winner_session, loser_session):
         if seated is not None:
             seated.table = None

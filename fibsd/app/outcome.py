@@ -43,6 +43,9 @@ class ClipBytes:
     line encoded and fan-out joins bytes instead of building messages."""
 
     data: bytes
+    #: The key of the user whose current status `data` states, and nothing else (a `5`
+    #: line, with its `6`): a newer one replaces it while it waits in an outbox.
+    status_of: str | None = None
 
     def lines(self) -> list[str]:
         return self.data.decode("utf-8").split("\r\n")[:-1]
@@ -81,6 +84,11 @@ class Outcome:
     #: out together (`Registry.take_departures`): thousands leaving at once reach each
     #: user as one piece.
     departures: list[LogoutNotice] = attrs.field(factory=list)
+    #: Logins to announce to everyone else (CLIP 7 and 5). Once committed they join the
+    #: other arrivals (`Registry.add_arrivals`) and go out together (`take_arrivals`):
+    #: the logins of a storm reach each user as one piece per scheduler pass. (Typed
+    #: loosely: the registry's arrival record names a session, a rung above this one.)
+    arrivals: list[object] = attrs.field(factory=list)
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""
@@ -121,5 +129,6 @@ class Outcome:
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
         self.departures.extend(other.departures)
+        self.arrivals.extend(other.arrivals)
         if other.shutdown_in_seconds is not None:
             self.shutdown_in_seconds = other.shutdown_in_seconds

@@ -67,6 +67,9 @@ class Match:
         self._post_crawford = False  # the current game is after the Crawford game
         self._winner: int | None = None
         self._finished: list[Game] = []
+        #: Finished games dropped from memory (`forget_finished`), and the points they gave.
+        self._forgotten = 0
+        self._forgotten_score = (0, 0)
         self._game = Game()
         self._start_game()
 
@@ -80,7 +83,42 @@ class Match:
 
     @property
     def finished_games(self) -> tuple[Game, ...]:
+        """The finished games still in memory (all of them unless `forget_finished`)."""
         return tuple(self._finished)
+
+    @property
+    def finished_count(self) -> int:
+        """How many games were finished, forgotten ones included (without copying)."""
+        return self._forgotten + len(self._finished)
+
+    @property
+    def forgotten_count(self) -> int:
+        """How many of the first finished games `forget_finished` dropped from memory."""
+        return self._forgotten
+
+    @property
+    def forgotten_score(self) -> tuple[int, int]:
+        """The points the forgotten games gave (the score before the first one kept)."""
+        return self._forgotten_score
+
+    def forget_finished(self, keep: int = 1) -> None:
+        """Drop all but the last `keep` finished games from memory.
+
+        For a caller that stored them (the server's saved match holds each finished game
+        once): an unlimited match can last thousands of games, and memory must not grow
+        with them. Scores, the game number and the rules state are unaffected;
+        `to_dict` then needs `finished_from` of at least `forgotten_count`."""
+        drop = len(self._finished) - max(0, keep)
+        if drop <= 0:
+            return
+        score = list(self._forgotten_score)
+        for game in self._finished[:drop]:  # full points, as `_after` adds them
+            won = game.result
+            if won is not None:
+                score[won.winner] += won.points
+        self._forgotten_score = (score[0], score[1])
+        self._forgotten += drop
+        del self._finished[:drop]
 
     @property
     def score(self) -> tuple[int, int]:
@@ -233,11 +271,15 @@ class Match:
 
     # --- serialisation -------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """The complete match, JSON-able and versioned (`from_dict` restores it)."""
+    def to_dict(self, *, finished_from: int = 0) -> dict[str, Any]:
+        """The complete match, JSON-able and versioned (`from_dict` restores it); with
+        `finished_from` N, the finished games from number N on only (the saves of a long
+        match write each finished game once). ValueError if some of those were forgotten."""
+        if finished_from < self._forgotten:
+            raise ValueError(f"finished games before {self._forgotten} are no longer in memory")
         return {
             **self.state_dict(),
-            "finished_games": [g.to_dict() for g in self._finished],
+            "finished_games": [g.to_dict() for g in self._finished[finished_from - self._forgotten:]],
             "game": self._game.to_dict(),
         }
 

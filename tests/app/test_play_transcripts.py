@@ -101,8 +101,9 @@ def test_a_dropped_player_comes_back_into_the_running_match() -> None:
     for name in ("alice", "carol"):
         driver.take(name)
     driver.log_out("bob")  # the connection drops
-    assert driver.take("alice") == ["8 bob bob drops connection.",
-                                    "bob drops connection. The game was saved."]
+    # The notice to everyone (CLIP 8) follows the lines of the drop itself.
+    assert driver.take("alice") == ["bob drops connection. The game was saved.",
+                                    "8 bob bob drops connection."]
     assert driver.send("alice", "roll") == ["** You're not playing."]  # as FIBS says it
     assert driver.send("alice", "toggle extensions")[0].startswith("** You will be told")
     assert driver.send("alice", "roll") == [

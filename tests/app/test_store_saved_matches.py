@@ -83,3 +83,77 @@ def test_apply_patch_refuses_malformed_steps() -> None:
             apply_patch(data, [bad])
     with pytest.raises(KeyError):
         apply_patch(data, [("update", ("missing",), {})])
+
+
+def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(tmp_path: Path) -> None:
+    # Issue 17: the whole copy written at the start of each game held every finished game,
+    # so in a long unlimited match each save (and each patch, which rewrote that row)
+    # grew with the games played. Each finished game is now stored once, apart.
+    import random
+
+    from fibsd.rules import Match, MatchOptions
+    from tests.app.random_matches import play_match
+
+    match = play_match(random.Random(3), MatchOptions(length=None), max_games=12)
+    games = match.to_dict()["finished_games"]
+    assert len(games) == 12
+    row_sizes = []
+    with Store.open(tmp_path / "db.sqlite") as store:
+        for count in range(len(games) + 1):
+            # What a table saves at the start of game `count + 1`: the games finished
+            # since its previous whole copy (one), and the small state.
+            kept = max(0, count - 1)
+            state = {"table": 1, "match": {**match.state_dict(), "finished_games": games[kept:count],
+                                           "game": {"history": []}}}
+            store.save_match("alice", "bob", state, float(count), finished_from=kept)
+            store.patch_saved_match("alice", "bob", [("extend", ("match", "game", "history"), [count])], 0.5)
+            saved = store.saved_match("bob", "alice")
+            assert saved is not None
+            assert saved["match"]["finished_games"] == games[:count]  # type: ignore[index]
+            assert saved["match"]["game"]["history"] == [count]  # type: ignore[index]
+            (size,) = store._read("SELECT length(data) FROM saved_matches")[0]
+            row_sizes.append(size)
+        assert len(set(row_sizes)) == 1  # the same size with 0 finished games as with 12
+        # A whole save from the start (a table resumed from the store) replaces them all.
+        store.save_match("alice", "bob", {"match": {"finished_games": games[:2]}}, 20.0)
+        saved = store.saved_match("alice", "bob")
+        assert saved is not None and saved["match"]["finished_games"] == games[:2]  # type: ignore[index]
+        store.delete_saved_match("alice", "bob")
+        assert store.saved_match("alice", "bob") is None
+        assert store._read("SELECT count(*) FROM saved_match_games")[0][0] == 0
+    restored = Match.from_dict({**match.to_dict(finished_from=5)})
+    assert restored.finished_count == 7 and restored.finished_games[0].to_dict() == games[5]
+
+
+def test_forgotten_games_leave_memory_and_come_back_in_the_record(tmp_path: Path) -> None:
+    # Issue 17: a server keeps only the last finished game of a match in memory (each is
+    # in the saved match); the match record still gets every game, for the .mat export.
+    import random
+
+    from fibsd.app.play.history import score_before
+    from fibsd.rules import Match, MatchOptions
+    from tests.app.random_matches import play_match
+
+    match = play_match(random.Random(4), MatchOptions(length=None), max_games=9)
+    whole = match.to_dict()
+    scores = [score_before(match, game) for game in match.finished_games]
+    with Store.open(tmp_path / "db.sqlite") as store:
+        store.save_match("alice", "bob", {"match": match.to_dict()}, 1.0)
+        match.forget_finished(keep=1)
+        assert len(match.finished_games) == 1  # what stays in memory: the last game only
+        assert match.finished_count == 9 and match.forgotten_count == 8
+        assert score_before(match, match.finished_games[0]) == scores[-1]
+        with pytest.raises(ValueError):
+            match.to_dict()
+        tail = match.to_dict(finished_from=8)
+        assert tail["finished_games"] == whole["finished_games"][8:]
+        record_id = store.record_match(
+            players=("alice", "bob"), match_data=tail, length=None, score=match.score,
+            winner=None, started_at=0.0, finished_at=2.0, saved_games_before=8,
+        )
+        record = store.match_record(record_id)
+        assert record is not None and record.data == whole
+        with pytest.raises(ValueError, match="holds 0 of 3"):
+            store.record_match(players=("carol", "dave"), match_data=tail, length=None,
+                               score=(0, 0), winner=None, started_at=0.0, finished_at=2.0,
+                               saved_games_before=3)

@@ -7,6 +7,7 @@ not benchmarks: no figure is compared with a speed target.
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
@@ -39,6 +40,26 @@ def one(figures: dict[str, list[str]], name: str) -> float:
     return float(value)
 
 
+def positive_finite(figures: dict[str, list[str]], name: str) -> float:
+    value = one(figures, name)
+    assert math.isfinite(value) and value > 0, (name, value)
+    return value
+
+
+def assert_cpu_and_memory_figures(figures: dict[str, list[str]], unit: str) -> None:
+    """CPU per unit (server and load client) and the RSS samples are present and sane."""
+    positive_finite(figures, f"server_cpu_us_per_{unit}")
+    positive_finite(figures, f"client_cpu_us_per_{unit}")
+    low, high = one(figures, "server_rss_min_kib"), one(figures, "server_rss_max_kib")
+    assert 0 < low <= high
+    samples = [name for name in figures if name.startswith("sample_at_")]
+    assert samples
+    for name in samples:
+        (text,) = figures[name]
+        fields = dict(field.split("=") for field in text.split())
+        assert low <= float(fields["rss_kib"]) <= high
+
+
 def assert_server_fine(figures: dict[str, list[str]], output: str) -> None:
     assert figures["errors"] == ["0"], output
     assert figures["server_alive_at_end"] == ["True"], output
@@ -51,9 +72,13 @@ def assert_server_fine(figures: dict[str, list[str]], output: str) -> None:
 @pytest.mark.slow
 def test_matches_scenario_plays_and_measures_latency() -> None:
     status, figures, output = run_loadgen("matches", "--sessions", "20", "--matches", "5",
-                                          "--seconds", "5", "--match-length", "1")
+                                          "--seconds", "5", "--match-length", "1",
+                                          "--sample-seconds", "1")
     assert status == 0, output
     assert_server_fine(figures, output)
+    assert_cpu_and_memory_figures(figures, "command")
+    positive_finite(figures, "server_cpu_us_per_login")
+    assert one(figures, "commands_answered") >= one(figures, "latency_count")
     assert one(figures, "sessions_held") == 20
     assert one(figures, "matches_running") == 5
     assert one(figures, "plays") > 0 and one(figures, "moves_per_second") > 0
@@ -66,10 +91,29 @@ def test_matches_scenario_plays_and_measures_latency() -> None:
 
 
 @pytest.mark.slow
-def test_hold_scenario_holds_every_session() -> None:
-    status, figures, output = run_loadgen("hold", "--sessions", "50", "--settle", "1")
+def test_unlimited_matches_with_think_time_play_games_at_a_human_pace() -> None:
+    status, figures, output = run_loadgen("matches", "--sessions", "6", "--matches", "2",
+                                          "--seconds", "4", "--match-length", "0",
+                                          "--think-ms", "20", "--sample-seconds", "1")
     assert status == 0, output
     assert_server_fine(figures, output)
+    assert_cpu_and_memory_figures(figures, "command")
+    assert one(figures, "think_ms") == 20
+    assert one(figures, "matches_finished") == 0  # unlimited: no match ever ends
+    # Each bot waits about 20 ms before each command: two matches, one player acting at a
+    # time, cannot answer more than one command per 20 ms each on average (about 400 in
+    # 4 s); without think time they make thousands (see the test above).
+    assert 0 < one(figures, "commands_answered") < 2000
+    assert one(figures, "latency_p50_ms") < one(figures, "seconds") * 1000
+
+
+@pytest.mark.slow
+def test_hold_scenario_holds_every_session() -> None:
+    status, figures, output = run_loadgen("hold", "--sessions", "50", "--settle", "1",
+                                          "--sample-seconds", "0.5")
+    assert status == 0, output
+    assert_server_fine(figures, output)
+    assert_cpu_and_memory_figures(figures, "login")
     assert one(figures, "sessions_held") == 50
     assert one(figures, "ramp_up_seconds") > 0
     assert one(figures, "server_rss_per_session_kib") > 0
@@ -79,9 +123,11 @@ def test_hold_scenario_holds_every_session() -> None:
 
 @pytest.mark.slow
 def test_storm_scenario_logs_everyone_in() -> None:
-    status, figures, output = run_loadgen("storm", "--sessions", "30", "--settle", "1")
+    status, figures, output = run_loadgen("storm", "--sessions", "30", "--settle", "1",
+                                          "--sample-seconds", "0.5")
     assert status == 0, output
     assert_server_fine(figures, output)
+    assert_cpu_and_memory_figures(figures, "login")
     assert one(figures, "sessions_logged_in") == 30
     assert one(figures, "sessions_held") == 30
     assert 0 < one(figures, "login_latency_max_ms") <= one(figures, "storm_seconds") * 1000 + 1

@@ -202,6 +202,11 @@ class Core(CoreDriver):
             # The store's copy of the match (a whole copy plus patches) is the match.
             saved = self.store.saved_match(*table.names)
             if saved is not None:
+                # The table keeps the last finished game in memory; the store has them all.
+                games = saved["match"]["finished_games"]
+                forgotten = table.match.forgotten_count
+                assert len(games) == table.match.finished_count, table.names
+                saved["match"]["finished_games"] = games[forgotten:]
                 assert saved == json.loads(json.dumps(table.saved_state())), table.names
             game = table.match.game
             for seat in (0, 1):

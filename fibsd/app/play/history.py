@@ -48,7 +48,7 @@ def o_seat_of_game(first_o_seat: int, number: int) -> int:
 
 def score_before(match: Match, game: Game) -> tuple[int, int]:
     """The match score when `game` started (each game's full points, as FIBS adds them)."""
-    score = [0, 0]
+    score = list(match.forgotten_score)  # the games before those still in memory
     for finished in match.finished_games:
         if finished is game:
             break

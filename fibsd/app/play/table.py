@@ -201,8 +201,9 @@ class Table(Generic[O]):
     # ------------------------------------------------------------ persistence
 
     def saved_state(self) -> dict[str, Any]:
-        """Everything needed to resume this match exactly (JSON-able)."""
-        return {**self._table_state(), "match": self.match.to_dict()}
+        """Everything needed to resume this match exactly (JSON-able), but the finished
+        games no longer in memory (`Match.forget_finished`): they are in the store."""
+        return {**self._table_state(), "match": self.match.to_dict(finished_from=self.match.forgotten_count)}
 
     def _table_state(self) -> dict[str, Any]:
         return {
@@ -251,11 +252,14 @@ class Table(Generic[O]):
         now = self.clock.now()
         match = self.match
         game = match.game
-        finished = len(match.finished_games)
+        finished = match.finished_count
         saved = self._saved_at_game
         if saved is None or saved[0] is not game or saved[1] != finished:
-            state = self.saved_state()
-            out.write(lambda store: store.save_match(first, second, state, now))
+            # The finished games this table already saved are stored: not again.
+            kept = 0 if saved is None else saved[1]
+            state = {**self._table_state(), "match": match.to_dict(finished_from=kept)}
+            out.write(lambda store: store.save_match(first, second, state, now, finished_from=kept))
+            match.forget_finished(keep=1)  # stored now; `last_game` needs the last one
         else:
             patch = [
                 ("update", (), self._table_state()),

@@ -78,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--settle", type=float, default=3.0,
                          help="seconds to wait after the logins before measuring memory (default 3)")
         sub.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+        sub.add_argument("--sample-seconds", type=float, default=10.0,
+                         help="seconds between samples of the server's RSS (and, in matches,"
+                              " of commands/s and CPU per command) (default 10)")
         sub.add_argument("--db-dir", type=Path, default=None,
                          help="directory for the server's temporary database (default: $TMPDIR)")
         sub.add_argument("--server-log-level", default="WARNING",
@@ -94,7 +97,11 @@ def _parser() -> argparse.ArgumentParser:
     matches.add_argument("--seconds", "-t", type=float, default=5.0, help="seconds of play (default 5)")
     matches.add_argument("--warmup", type=float, default=0.0,
                          help="seconds of play before the measured --seconds begin (default 0)")
-    matches.add_argument("--match-length", type=int, default=5, help="points per match (default 5)")
+    matches.add_argument("--match-length", type=int, default=5,
+                         help="points per match; 0 for unlimited matches (default 5)")
+    matches.add_argument("--think-ms", type=float, default=0.0,
+                         help="mean think time in ms before each bot command (exponential,"
+                              " seeded by --seed; not counted in the latency) (default 0)")
     matches.add_argument("--double-probability", type=float, default=0.05,
                          help="chance a bot doubles when it may (default 0.05)")
     matches.add_argument("--take-probability", type=float, default=0.7,
@@ -123,7 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"file-descriptor limit {client_limit} is too low for {args.sessions} sessions")
     common = Common(seed=args.seed, login_concurrency=max(1, args.login_concurrency),
                     login_timeout_seconds=args.login_timeout, settle_seconds=args.settle,
-                    ramp_timeout_seconds=args.ramp_timeout, phase_file=args.phase_file)
+                    ramp_timeout_seconds=args.ramp_timeout, phase_file=args.phase_file,
+                    sample_seconds=max(0.1, args.sample_seconds))
     try:
         server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir, log_level=args.server_log_level,
                                keep=args.keep, overrides=args.server_setting)
@@ -154,7 +162,8 @@ async def _run(args: argparse.Namespace, server: ServerProcess, common: Common) 
         case "matches":
             options = BotOptions(match_length=args.match_length,
                                  double_probability=args.double_probability,
-                                 take_probability=args.take_probability)
+                                 take_probability=args.take_probability,
+                                 think_ms=max(0.0, args.think_ms))
             return await run_matches(server, args.sessions, args.matches, args.seconds, common,
                                      options, warmup_seconds=args.warmup)
         case "hold":

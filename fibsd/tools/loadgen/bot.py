@@ -46,6 +46,8 @@ class MatchStats:
 
     latencies: list[float] = attrs.field(factory=list)
     commands: int = 0
+    #: Commands whose answer arrived (measured or not).
+    answered: int = 0
     plays: int = 0
     rolls: int = 0
     games: int = 0
@@ -80,13 +82,16 @@ class BotOptions:
     double_probability: float = 0.05
     take_probability: float = 0.7
     stall_seconds: float = 30.0
+    #: Mean think time before each command, in ms (exponentially distributed; 0: none).
+    think_ms: float = 0.0
 
 
 class MatchBot:
     """One logged-in session playing matches against one fixed opponent."""
 
     def __init__(self, name: str, opponent: str, *, inviter: bool, client: LineClient,
-                 stats: MatchStats, rng: random.Random, options: BotOptions) -> None:
+                 stats: MatchStats, rng: random.Random, options: BotOptions,
+                 think_rng: random.Random | None = None) -> None:
         self.name = name
         self.opponent = opponent
         self.inviter = inviter
@@ -94,6 +99,9 @@ class MatchBot:
         self.stats = stats
         self.rng = rng
         self.options = options
+        #: Draws the think times; its own generator, so that the plays chosen with a
+        #: given seed are the same with or without think time.
+        self.think_rng = think_rng or random.Random(rng.random())
         self._sent_at: float | None = None
         self._board: str | None = None
         self._move_on_next_board = False
@@ -101,6 +109,9 @@ class MatchBot:
         self._invited_line = f"Type 'join {opponent}' to accept."
 
     async def command(self, line: str) -> None:
+        """Think (if asked to), then send `line`; its latency is measured from the send."""
+        if self.options.think_ms > 0:
+            await trio.sleep(self.think_rng.expovariate(1000.0 / self.options.think_ms))
         self._sent_at = time.perf_counter()
         self.stats.commands += 1
         await self.client.send(line)
@@ -122,7 +133,8 @@ class MatchBot:
         raise RuntimeError(f"{self.name} never got {wanted!r}")
 
     async def invite(self) -> None:
-        await self.command(f"invite {self.opponent} {self.options.match_length}")
+        length = self.options.match_length
+        await self.command(f"invite {self.opponent} {length if length > 0 else 'unlimited'}")
 
     async def play(self) -> None:
         """React to lines until cancelled (the caller bounds the time)."""
@@ -143,6 +155,7 @@ class MatchBot:
             if line[:1].isdigit():
                 continue  # CLIP 5/7/8/12/13...: presence and talk, never an answer here
             if self._sent_at is not None and not _is_broadcast(line):
+                self.stats.answered += 1
                 if self.stats.measuring:
                     self.stats.latencies.append(time.perf_counter() - self._sent_at)
                 self._sent_at = None

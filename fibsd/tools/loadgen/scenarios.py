@@ -23,6 +23,7 @@ from fibsd.tools.loadgen.report import Report
 from fibsd.tools.loadgen.serverproc import (
     PASSWORD,
     ServerProcess,
+    load_average,
     machine_cpu_seconds,
     own_cpu_seconds,
 )
@@ -57,6 +58,8 @@ class Common:
     #: If set, the current phase (`login`, `play`, `measure`) is written there, so that a
     #: profiler can be pointed at the server during the phase of interest.
     phase_file: Path | None = None
+    #: Seconds between samples of the server's RSS (and, in `matches`, of the rate).
+    sample_seconds: float = 10.0
 
     def phase(self, name: str) -> None:
         if self.phase_file is not None:
@@ -86,13 +89,18 @@ class CpuWindow:
     server_cpu: float = 0.0
     client_cpu: float = attrs.field(factory=own_cpu_seconds)
     machine_cpu: float = attrs.field(factory=machine_cpu_seconds)
+    load_average: str = attrs.field(factory=load_average)
 
     def __attrs_post_init__(self) -> None:
         self.server_cpu = self.server.cpu_seconds()
 
-    def report(self, report: Report, what: str) -> None:
+    def report(self, report: Report, what: str, *, units: int | None = None,
+               unit: str = "command") -> None:
         """CPU in % of one core: the server, this client, and everything else on the machine
-        (other people's processes compete with both on a shared machine)."""
+        (other people's processes compete with both on a shared machine); with `units`
+        (commands answered, logins done) also the CPU microseconds per unit of the server
+        (user + system, all its threads) and of this client, and the load averages at the
+        start and end of the window."""
         wall = time.perf_counter() - self.wall
         server = self.server.cpu_seconds() - self.server_cpu
         client = own_cpu_seconds() - self.client_cpu
@@ -100,6 +108,57 @@ class CpuWindow:
         report.add_cpu(f"server_{what}", server, wall)
         report.add_cpu(f"client_{what}", client, wall)
         report.add_cpu(f"other_processes_{what}", max(0.0, machine - server - client), wall)
+        if units is not None:
+            # Named by the unit alone: each scenario counts a unit in one window only.
+            report.add(f"server_cpu_us_per_{unit}", 1e6 * server / units if units else 0.0)
+            report.add(f"client_cpu_us_per_{unit}", 1e6 * client / units if units else 0.0)
+        report.add(f"load_average_{what}", f"{self.load_average} -> {load_average()}")
+
+
+@attrs.define
+class RssSampler:
+    """The server's RSS (and commands answered, server CPU) sampled every `interval` s.
+
+    Run `sample_forever` in a nursery; `report` adds min/max RSS and one line per sample:
+    `sample_at_{t}s: rss_kib=R commands_per_second=C server_cpu_us_per_command=U`, the
+    last two over the interval since the previous sample (for a soak: minute 5 against
+    minute 30)."""
+
+    server: ServerProcess
+    interval: float
+    count_commands: Callable[[], int] = lambda: 0
+    samples: list[tuple[float, int, int, float]] = attrs.field(factory=list)
+    started: float = attrs.field(factory=time.perf_counter)
+
+    def take(self) -> None:
+        """One sample now (`sample_forever` takes the first at once, so never empty)."""
+        self.samples.append((time.perf_counter() - self.started, self.server.rss_kib(),
+                             self.count_commands(), self.server.cpu_seconds()))
+
+    async def sample_forever(self) -> None:
+        self.take()
+        while True:
+            await trio.sleep(self.interval)
+            self.take()
+
+    def report(self, report: Report, *, per_command: bool) -> None:
+        if time.perf_counter() - self.started - self.samples[-1][0] > self.interval / 2:
+            self.take()
+        values = [rss for _t, rss, _c, _cpu in self.samples if rss > 0]
+        report.add("server_rss_min_kib", min(values, default=0))
+        report.add("server_rss_max_kib", max(values, default=0))
+        previous = self.samples[0]
+        for sample in self.samples[1:]:
+            at, rss, commands, cpu = sample
+            text = f"rss_kib={rss}"
+            if per_command:
+                wall = at - previous[0]
+                done = commands - previous[2]
+                rate = done / wall if wall > 0 else 0.0
+                per = 1e6 * (cpu - previous[3]) / done if done else 0.0
+                text += f" commands_per_second={rate:.1f} server_cpu_us_per_command={per:.0f}"
+            report.add(f"sample_at_{at:.{0 if self.interval >= 1 else 1}f}s", text)
+            previous = sample
 
 
 @attrs.define
@@ -206,12 +265,14 @@ async def run_hold(server: ServerProcess, sessions: int, hold_seconds: float, co
     report.add("scenario", "hold")
     names = [account_name(i) for i in range(sessions)]
     before = server.rss_kib()
+    rss = RssSampler(server, common.sample_seconds)
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(rss.sample_forever)
         started = time.perf_counter()
         cpu = CpuWindow(server)
         held = await log_in_all(nursery, server.port, names, common, drain=lambda _name: True)
         ramp = time.perf_counter() - started
-        cpu.report(report, "ramp_up")
+        cpu.report(report, "ramp_up", units=len(held.clients), unit="login")
         await trio.sleep(common.settle_seconds + hold_seconds)
         still = len(held.clients) - held.dropped
         _login_figures(report, held, sessions)
@@ -219,6 +280,7 @@ async def run_hold(server: ServerProcess, sessions: int, hold_seconds: float, co
         report.add("logins_per_second", len(held.clients) / ramp if ramp else 0.0)
         report.add_latencies("login_latency", held.login_seconds)
         _memory(report, server, before, still)
+        rss.report(report, per_command=False)
         report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
@@ -235,18 +297,21 @@ async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Rep
     names = [account_name(i) for i in range(sessions)]
     before = server.rss_kib()
     storm = attrs.evolve(common, login_concurrency=max(sessions, 1))
+    rss = RssSampler(server, common.sample_seconds)
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(rss.sample_forever)
         started = time.perf_counter()
         cpu = CpuWindow(server)
         held = await log_in_all(nursery, server.port, names, storm, drain=lambda _name: True)
         elapsed = time.perf_counter() - started
-        cpu.report(report, "storm")
+        cpu.report(report, "storm", units=len(held.clients), unit="login")
         await trio.sleep(common.settle_seconds)
         _login_figures(report, held, sessions)
         report.add("storm_seconds", elapsed)
         report.add("logged_in_within_60s", sum(1 for s in held.login_seconds if s <= 60.0))
         report.add_latencies("login_latency", held.login_seconds)
         _memory(report, server, before, len(held.clients) - held.dropped)
+        rss.report(report, per_command=False)
         report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
@@ -272,13 +337,16 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
     stats = MatchStats(measuring=False)
     rng = random.Random(common.seed)
     errors_at_login = 0
+    rss = RssSampler(server, common.sample_seconds, lambda: stats.answered)
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(rss.sample_forever)
         started = time.perf_counter()
         login_cpu = CpuWindow(server)
         held = await log_in_all(nursery, server.port, names, common,
                                 drain=lambda name: name not in players)
         report.add("login_seconds", time.perf_counter() - started)
-        login_cpu.report(report, "login")
+        login_cpu.report(report, "login", units=len(held.clients), unit="login")
+        setup_cpu = CpuWindow(server)
         errors_at_login = held.failed_logins + held.not_logged_in
         clients = held.clients
         bots: list[MatchBot] = []
@@ -304,16 +372,19 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
                     setups.start_soon(set_up, bot)
         if len(ready) < len(bots):
             stats.error(f"{len(bots) - len(ready)} bots not set up within {common.ramp_timeout_seconds} s")
+        report.add("setup_seconds", time.perf_counter() - setup_cpu.wall)
+        setup_cpu.report(report, "setup")
         common.phase("warmup" if warmup_seconds > 0 else "play")
-        commands_before = plays_before = 0
+        commands_before = plays_before = answered_before = 0
         play_started = time.perf_counter()
         cpu = CpuWindow(server)
 
         async def measure() -> None:
-            nonlocal commands_before, plays_before, play_started, cpu
+            nonlocal commands_before, plays_before, answered_before, play_started, cpu
             await trio.sleep(warmup_seconds)
             common.phase("play")
             commands_before, plays_before = stats.commands, stats.plays
+            answered_before = stats.answered
             play_started = time.perf_counter()
             cpu = CpuWindow(server)
             stats.measuring = True
@@ -325,7 +396,8 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
                     play.start_soon(_guarded, bot.play, stats, bot.name)
         played = time.perf_counter() - play_started
         stats.measuring = False
-        cpu.report(report, "play")
+        answered = stats.answered - answered_before
+        cpu.report(report, "play", units=answered)
         _login_figures(report, held, sessions)
         report.add("sessions_held_after_play", len(held.clients) - held.dropped - stats.disconnects)
         report.add("matches_requested", matches)
@@ -336,6 +408,8 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         report.add("moves_per_second", (stats.plays - plays_before) / played if played else 0.0)
         report.add("commands", stats.commands - commands_before)
         report.add("commands_per_second", (stats.commands - commands_before) / played if played else 0.0)
+        report.add("commands_answered", answered)
+        report.add("think_ms", options.think_ms)
         report.add("games_finished", stats.games)
         report.add("matches_finished", stats.matches)
         report.add("doubles", stats.doubles)
@@ -343,6 +417,7 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         report.add("passes", stats.passes)
         report.add_latencies("latency", stats.latencies)
         _memory(report, server, before, len(held.clients) - held.dropped)
+        rss.report(report, per_command=True)
         report.add("errors", stats.errors + errors_at_login + held.dropped)
         for sample in stats.error_samples + held.failures:
             report.add("error_sample", sample)

@@ -174,6 +174,15 @@ def machine_cpu_seconds() -> float:
     return busy / os.sysconf("SC_CLK_TCK")
 
 
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages, as /proc/loadavg says them."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as loadavg:
+            return " ".join(loadavg.read().split()[:3])
+    except OSError:
+        return "?"
+
+
 def own_cpu_seconds() -> float:
     """User + system CPU seconds of this process (the load client)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
