@@ -130,3 +130,26 @@ class ScriptedDice:
         if not self._values:
             raise LookupError("the scripted dice ran out")
         return self._values.pop(0)
+
+
+class MatchDice:
+    """The per-match dice factory: a new `SeededDice` for every match, its saved stream
+    continued for a resumed one; or, for tests, one shared source for every match."""
+
+    def __init__(self, shared: DiceSource | None = None) -> None:
+        self._shared = shared
+
+    def new(self) -> DiceSource:
+        """The dice of a new match."""
+        return self._shared if self._shared is not None else SeededDice.new()
+
+    def restored(self, saved: Mapping[str, Any] | None) -> DiceSource:
+        """The dice of a resumed match: its own stream, continued where it stopped."""
+        if self._shared is not None:
+            return self._shared
+        if saved is not None:
+            try:
+                return SeededDice.from_dict(saved)
+            except (ValueError, KeyError, TypeError):
+                pass
+        return SeededDice.new()  # a match saved before seeded dice: fresh, still fair

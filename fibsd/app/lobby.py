@@ -64,7 +64,7 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         beavers=unlimited and redoubles > 0,
         auto_doubles_max=AUTO_DOUBLES_MAX if unlimited and a.toggles.autodouble and b.toggles.autodouble else 0,
     )
-    dice = registry.new_match_dice()
+    dice = registry.match_dice.new()
     table: Table[Session] = Table(
         Match(options), (inviter.name, invitee.name),
         clock=registry.clock, dice=dice, roll_counts=registry.roll_counts,
@@ -97,7 +97,7 @@ def restore_table(registry: Registry, data: dict[str, Any]) -> Table[Session]:
     dice = data.get("dice") if isinstance(data, dict) else None
     return Table.from_saved(
         data, clock=registry.clock, roll_counts=registry.roll_counts,
-        dice=registry.restored_match_dice(dice if isinstance(dice, dict) else None),
+        dice=registry.match_dice.restored(dice if isinstance(dice, dict) else None),
     )
 
 

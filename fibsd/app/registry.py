@@ -26,7 +26,7 @@ from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
 from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
-from fibsd.dice import DiceSource, SeededDice
+from fibsd.dice import DiceSource, MatchDice
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
 from protocol.framing import encode_line
@@ -45,9 +45,8 @@ class Registry:
         dice: DiceSource | None = None,
     ) -> None:
         self.config = config
-        #: Tests pass one scripted source for every match; otherwise each match gets its
-        #: own seeded, committed source (fibsd.fairdice).
-        self._shared_dice = dice
+        #: Where each match's dice come from (tests pass one scripted source for all).
+        self.match_dice = MatchDice(dice)
         #: Every roll of the server since it started, as ordered pairs (`dicetest`).
         self.roll_counts: RollCounts = collections.Counter()
         self.store = store
@@ -72,21 +71,6 @@ class Registry:
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS
         )
-
-    def new_match_dice(self) -> DiceSource:
-        """The dice of a new match."""
-        return self._shared_dice if self._shared_dice is not None else SeededDice.new()
-
-    def restored_match_dice(self, saved: dict[str, object] | None) -> DiceSource:
-        """The dice of a resumed match: its own stream, continued where it stopped."""
-        if self._shared_dice is not None:
-            return self._shared_dice
-        if saved is not None:
-            try:
-                return SeededDice.from_dict(saved)
-            except (ValueError, KeyError, TypeError):
-                pass
-        return SeededDice.new()  # a match saved before seeded dice: fresh, still fair
 
     def recent_logins(self) -> list[tuple[float, str, Text]]:
         """(time, name, how `last` words it) of the latest logins and logouts, oldest first."""

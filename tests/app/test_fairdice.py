@@ -292,3 +292,27 @@ def test_dice_header_lines_are_mat_comments() -> None:
     parsed = parse_mat(with_header)
     assert parsed.header["DiceSeed"] == "cd" * 32
     assert parsed.games == parse_mat(text).games
+
+
+def test_match_dice_gives_each_match_its_own_stream_and_continues_a_saved_one() -> None:
+    from fibsd.dice import MatchDice, ScriptedDice, SeededDice
+
+    factory = MatchDice()
+    first, second = factory.new(), factory.new()
+    assert isinstance(first, SeededDice) and isinstance(second, SeededDice)
+    assert first.commitment != second.commitment
+    for _ in range(5):
+        first.die()
+    saved = first.to_dict()
+    resumed = factory.restored(saved)
+    assert isinstance(resumed, SeededDice) and resumed.commitment == first.commitment
+    assert resumed.position == first.position
+    # The saved stream goes on after the values already drawn.
+    assert [resumed.die() for _ in range(3)] == [first.die() for _ in range(3)]
+    # Unreadable or missing dice (a match saved before seeds): fresh, still seeded.
+    assert isinstance(factory.restored({"seed": "not hex"}), SeededDice)
+    assert isinstance(factory.restored(None), SeededDice)
+    # Tests share one scripted source between all matches.
+    scripted = ScriptedDice([1, 2])
+    shared = MatchDice(scripted)
+    assert shared.new() is scripted and shared.restored(saved) is scripted
