@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import trio
 
-from fibsd.app import dispatch, presence, presentation
+from fibsd.app import chouettes, dispatch, presence, presentation
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -139,6 +139,7 @@ class Server:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
                     await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
+                    nursery.start_soon(self._tick_chouettes)
                     if self._tls_context is not None:  # TLS beside the plain listener
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:
@@ -367,6 +368,18 @@ class Server:
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    #: How often the chouettes' deadlines are checked (answer time, grace periods).
+    CHOUETTE_TICK_SECONDS = 1.0
+
+    async def _tick_chouettes(self) -> None:
+        """The core has no timers: once a second it decides what the chouettes' absent
+        and silent players did not (docs/chouette.md)."""
+        while True:
+            await trio.sleep(self.CHOUETTE_TICK_SECONDS)
+            outcome = chouettes.tick(self.registry)
+            if outcome.deliveries or outcome.writes:
+                await self._apply(outcome, issuer=None)
 
     def _deliver_departures(self) -> None:
         if self.registry.departures_pending:

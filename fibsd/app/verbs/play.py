@@ -62,6 +62,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if session.table is not None:
         out.to(session, TextLine.of(Text.YOU_ARE_ALREADY_PLAYING))
         return
+    if session.chouette is not None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_IN_CHOUETTE))
+        return
     target = registry.find(command.name)
     if target is None:
         out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=command.name))
