@@ -25,6 +25,7 @@ from fibsd.dice import DiceSource, SeededDice
 from fibsd.rules import (
     CheckersMoved,
     DiceRolled,
+    Game,
     GamePhase,
     GameResult,
     IllegalPlay,
@@ -143,6 +144,9 @@ class ChouetteTable(Generic[O]):
         #: When the engine's pending timed decision (sealed answers, extras, a partner
         #: offer) is decided for those who did not answer.
         self.deadline: float | None = None
+        #: Where each game's board comes from: None for the usual opening (tests set
+        #: positions here, as they script the dice).
+        self.board_factory: Callable[[], Game] | None = None
 
     # ------------------------------------------------------------------ people
 
@@ -481,7 +485,8 @@ class ChouetteTable(Generic[O]):
         if self.engine.phase is not TablePhase.BETWEEN_GAMES:
             return
         try:
-            events = self.engine.start_game()
+            board = None if self.board_factory is None else self.board_factory()
+            events = self.engine.start_game(board)
         except ChouetteError:
             self.tell_all(out, TextLine.of(Text.CHOUETTE_WAITING))
             self.persist(out)
@@ -495,6 +500,11 @@ class ChouetteTable(Generic[O]):
         engine = self.engine
         game = engine.game
         if game is None:
+            return
+        if game.phase is GamePhase.AWAITING_ROLL:  # a set-up board: no opening roll
+            self.persist(out)
+            self.boards(out, after="always")
+            self.begin_turn(out)
             return
         while game.phase is GamePhase.OPENING:
             if engine.partner_offered_to is not None or engine.partner_draw_candidates:
@@ -615,15 +625,6 @@ class ChouetteTable(Generic[O]):
         engine = self.engine
         if engine.phase is TablePhase.CLOSED:
             return
-        if self.deadline is not None and now >= self.deadline:
-            self.deadline = None
-            if engine.extras_givers:
-                self.act(None, engine.close_extras, out)
-            elif any(_key(doubler) == _key(engine.box or "") for _, doubler, _ in engine.pending_offers()):
-                self.act(None, engine.answer_timeout, out)
-            offered = engine.partner_offered_to
-            if offered is not None:
-                self.act(None, lambda: engine.partner_answer(offered, False), out)
         for key, since in list(self.away.items()):
             name = self.seated_name(key)
             if name is None:
@@ -643,3 +644,14 @@ class ChouetteTable(Generic[O]):
             elif waited >= grace and name not in engine.leaving:
                 del self.away[key]
                 self.act(None, lambda: engine.leave(name), out)
+        # After the absences: an absent captain's replacement answers for him (C72)
+        # when his grace period ends with the answer time.
+        if self.deadline is not None and now >= self.deadline:
+            self.deadline = None
+            if engine.extras_givers:
+                self.act(None, engine.close_extras, out)
+            elif any(_key(doubler) == _key(engine.box or "") for _, doubler, _ in engine.pending_offers()):
+                self.act(None, engine.answer_timeout, out)
+            offered = engine.partner_offered_to
+            if offered is not None:
+                self.act(None, lambda: engine.partner_answer(offered, False), out)
