@@ -599,6 +599,10 @@ class ChouetteAction(enum.Enum):
     KICK = "kick"
     CLOSE = "close"
     EXPORT = "export"
+    PARTNER = "partner"  # the box asks for a partner; `partner yes|no` answers an offer
+    EXTRA = "extra"  # a dropper gives the lone taker an extra cube (C46)
+    NOEXTRA = "noextra"
+    BREAK = "break"  # sit out (and again: play again)
 
 
 @attrs.frozen
@@ -957,6 +961,11 @@ def _parse_chouette(rest: str) -> Command:
         raise CommandError(render(Text.CHOUETTE_NEEDS_NAME, text=action.value))
     if action is ChouetteAction.LEAVE and args not in ((), ("now",)):
         raise CommandError(Text.CHOUETTE_LEAVE_USAGE.value)
+    if action is ChouetteAction.PARTNER:
+        args = tuple(word.lower() for word in args)
+        if args not in ((), ("yes",), ("no",)):
+            raise CommandError(Text.CHOUETTE_PARTNER_USAGE.value)
+        return Chouette(action, args)
     if action not in _CHOUETTE_NEEDS_NAME and action not in (ChouetteAction.CREATE, ChouetteAction.LEAVE):
         args = ()  # like FIBS: extra words after a command that takes none are ignored
     return Chouette(action, args)

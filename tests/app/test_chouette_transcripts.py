@@ -33,6 +33,18 @@ BOX_SHUFFLE = "move 13-11 13-12"
 TEAM_SHUFFLE = "move 12-14 12-13"
 
 
+def order_dice(count: int) -> list[int]:
+    """Dice for the initial order that put `count` players in the order they sat down:
+    6, 5, 4, … and, past six players, the ones who tied on 1 roll again (C21)."""
+    dice: list[int] = []
+    while True:
+        rolled = [max(1, 6 - index) for index in range(count)]
+        dice += rolled
+        count = rolled.count(1)
+        if count <= 1:
+            return dice
+
+
 class Chouette:
     """A chouette of `names` (the first creates it) in this order, on a set-up board."""
 
@@ -58,7 +70,7 @@ class Chouette:
         if box is not None and team is not None:
             table.board_factory = lambda: board(box, team, turn)
         if start:
-            self.dice.extend(range(6, 6 - len(names), -1))  # the order roll: as listed
+            self.dice.extend(order_dice(len(names)))
             self.send(owner, "chouette start")
         self.take_all()
 
@@ -445,3 +457,97 @@ def test_t8_an_absent_box_settles_at_the_worst_result_still_possible() -> None:
     assert "Chouette: game 1 over. bx -9, cp +6, ta +3. Next: cp, ta." in told
     # Two players left: a table goes on with two (C18), so game 2 starts at once.
     assert "Chouette: game 2. Box: cp. Captain: ta. Crew: -." in told
+
+
+def test_t6_the_box_takes_a_partner_from_eight_players_and_shares_a_loss() -> None:
+    names = ["bx", "cp", "ta", "tb", "tc", "td", "te", "tf"]
+    c = Chouette(names, "jacoby=off partner_pick=next", box=BOX_SINGLE, team={1: 2}, turn=1)
+    assert c.send("cp", "chouette partner") == ["** Only the box may do that."]
+    assert c.send("bx", "chouette partner") == ["Chouette: ta is the box's partner; cp is captain."]
+    for name in ("cp", "tb", "tc", "td", "te", "tf"):
+        c.send(name, "double")
+    assert c.send("ta", "reject") == ["** Nobody doubled you there, or you doubled nobody of those."]
+    c.send("bx", "reject cp tb tc td te")
+    # tf, the only one left, is captain since the drops; nobody may double: he rolls.
+    assert c.send("bx", "accept tf", [2, 1])[-2:] == [
+        "Chouette: bx takes tf's double: the cube is 2.", "tf rolls 2 and 1."]
+    c.send("tf", TEAM_OFF)
+    # The box side lost 7: the box pays 4, his partner 3 (C53); the captain who beat the
+    # box is box, the old partner captain, the box last (C63).
+    assert c.over_line() == ("Chouette: game 1 over. bx -4, cp +1, ta -3, tb +1, tc +1, td +1, te +1,"
+                             " tf +2. Next: cp, ta, tb, tc, td, te, tf, bx.")
+
+
+def test_six_players_the_box_doubles_everyone_two_drop_their_connection_one_beavers() -> None:
+    names = ["bx", "cp", "ta", "tb", "tc", "td"]
+    c = Chouette(names, "", box={1: 2}, team=TEAM_GAMMONED, turn=0)
+    assert c.send("bx", "double") == ["Chouette: bx doubles cp, ta, tb, tc, td."]
+    c.send("cp", "accept")
+    c.send("ta", "beaver")
+    c.send("td", "reject")
+    c.driver.log_out("tb", Departure.DROPPED)
+    c.driver.log_out("tc", Departure.DROPPED)
+    c.take_all()
+    # The answer time (60 s) runs out first: the silent two follow the captain's take.
+    c.driver.clock.advance(60)
+    c.dice.extend([2, 1])
+    c.driver.apply(chouettes.tick(c.driver.registry))
+    told = c.take("cp")
+    assert told[:7] == [
+        "Chouette: cp takes bx's double: the cube is 2.",
+        "Chouette: ta beavers bx's double: the cube is 4.",
+        "Chouette: tb follows the captain's answer.",
+        "Chouette: tb takes bx's double: the cube is 2.",
+        "Chouette: tc follows the captain's answer.",
+        "Chouette: tc takes bx's double: the cube is 2.",
+        "Chouette: td drops bx's double and pays 1.",
+    ]
+    assert told[-1] == "bx rolls 2 and 1."
+    # The grace period runs out too: the two follow the captain from now on (C71).
+    c.driver.clock.advance(240)
+    c.driver.apply(chouettes.tick(c.driver.registry))
+    assert c.take("cp") == ["Chouette: tb is away and follows the captain.",
+                            "Chouette: tc is away and follows the captain."]
+    c.send("bx", BOX_OFF)
+    # Jacoby: every turned cube pays the gammon; ta's beavered cube is 4.
+    assert c.over_line() == ("Chouette: game 1 over. bx +21, cp -4, ta -8, tb -4, tc -4, td -1."
+                             " Next: bx, ta, tb, tc, td, cp.")
+    heard = c.heard["bx"]
+    assert "Chouette: tb sits out." in heard and "Chouette: tc sits out." in heard
+    assert "Chouette: game 2. Box: bx. Captain: ta. Crew: td, cp." in heard
+    # tb comes back: he plays again from the next game on.
+    c.driver.log_in("tb")
+    assert "Chouette: tb plays again." in c.take("tb")
+    assert sum(c.table.engine.totals().values()) == 0
+
+
+def test_the_table_resumes_after_a_restart_on_the_same_database() -> None:
+    c = Chouette(["alice", "bob", "carol"], "", box={1: 2}, team=TEAM_GAMMONED, turn=0)
+    c.send("alice", "double")
+    c.send("bob", "accept")
+    # The server stops without a word (kill -9): a new core on the same store.
+    driver = CoreDriver(c.dice, store=c.driver.store, clock=c.driver.clock)
+    for name in ("alice", "bob", "carol"):
+        driver.log_in(name)
+        driver.send(name, "set boardstyle 3")
+    assert driver.send("carol", "chouette show")[1:] == [
+        "Queue: alice (box), bob (captain), carol",
+        "Game 1: box alice, captain bob, turn: alice (awaiting_roll)",
+        "  bob against alice: cube 1, centred, doubled, waiting for the answer",
+        "  carol against alice: cube 1, centred, doubled, waiting for the answer",
+        "Waiting for: carol",
+    ]
+    c.dice.extend([2, 1])
+    assert driver.send("carol", "accept")[-1] == "alice rolls 2 and 1."
+    c.dice.extend([3, 1])  # game 2 opens with the usual opening roll
+    driver.send("alice", BOX_OFF)
+    over = [line for line in driver.take("bob") if " over. " in line]
+    assert over == ["Chouette: game 1 over. alice +8, bob -4, carol -4. Next: alice, carol, bob."]
+    assert driver.send("alice", "chouette score") == [
+        "Chouette 1 score after 1 games (unrated):",
+        "  alice +8 in 1 games (1 as box, 1 won)",
+        "  bob -4 in 1 games (0 as box, 0 won)",
+        "  carol -4 in 1 games (0 as box, 0 won)",
+    ]
+    assert driver.send("bob", "chouette export")[1:] == [
+        "Game 1: box alice, captain bob, box won: alice +8, bob -4, carol -4"]

@@ -52,6 +52,10 @@ from fibsd.rules.chouette import (
     MoneyMoved,
     OrderDecided,
     OrderRolled,
+    PartnerChosen,
+    PartnerDeclined,
+    PartnerMode,
+    PartnerOffered,
     PlayerJoined,
     PlayerLeft,
     ProxySet,
@@ -242,6 +246,13 @@ class ChouetteTable(Generic[O]):
                     self.tell_all(out, line)
                 case Raccooned():
                     self.tell_all(out, TextLine.of(Text.CHOUETTE_RACCOONS, name=event.by, cube=event.value))
+                case PartnerOffered():
+                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_OFFERED, name=event.name))
+                case PartnerDeclined():
+                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_DECLINED, name=event.name))
+                case PartnerChosen():
+                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_CHOSEN, name=event.name,
+                                                   player=event.captain))
                 case CaptainChanged():
                     if event.new is None:
                         self.tell_all(out, TextLine.of(Text.CHOUETTE_TEAM_OUT))
@@ -454,8 +465,14 @@ class ChouetteTable(Generic[O]):
 
     def _after(self, events: list[AnyEvent], out: Outcome) -> None:
         engine = self.engine
-        if any(isinstance(e, (Doubled, ExtrasOpen)) for e in events):
+        if any(isinstance(e, (Doubled, ExtrasOpen, PartnerOffered)) for e in events):
             self._set_deadline()
+        if engine.partner_draw_candidates:
+            # Nobody accepted: the server draws one at random (C61), with the table's dice.
+            candidates = engine.partner_draw_candidates
+            drawn = candidates[self._draw(len(candidates))]
+            events = events + engine.draw_partner(drawn)
+            self.narrate(events[-1:], out)
         if not engine.pending_offers() and not engine.extras_givers:
             self.deadline = None
         if any(isinstance(e, ChouetteGameOver) for e in events):
@@ -463,11 +480,23 @@ class ChouetteTable(Generic[O]):
             self.persist(out)
             self.next_game(out)
             return
+        game = engine.game
+        if game is not None and game.phase is GamePhase.OPENING and any(
+                isinstance(e, PartnerChosen) for e in events):
+            self._opening(out, decided=True)
+            return
         self.persist(out)
         if any(isinstance(e, (DoubleAnswered, ResignationAnswered, ExtraGiven)) for e in events) \
                 or any(isinstance(e, CaptainChanged) for e in events):
             self.boards(out, after="move")
         self.begin_turn(out)
+
+    def _draw(self, count: int) -> int:
+        """A fair index below `count` (at most 36) from two dice, by rejection."""
+        while True:
+            value = (self._die() - 1) * 6 + self._die() - 1
+            if value < 36 - 36 % count:
+                return value % count
 
     def _set_deadline(self) -> None:
         self.deadline = self.clock.now() + self.engine.settings.answer_seconds
@@ -494,12 +523,32 @@ class ChouetteTable(Generic[O]):
         self.narrate(events, out)
         for occupant in self.everyone():
             occupant.reset_toggles_for_new_game(out)
+        self._after_partner_events(events, out)
         self._opening(out)
 
-    def _opening(self, out: Outcome) -> None:
+    def _after_partner_events(self, events: list[AnyEvent], out: Outcome) -> None:
+        if any(isinstance(e, PartnerOffered) for e in events):
+            self._set_deadline()
+
+    def partner_possible(self) -> bool:
+        """The box may still ask for a partner before the opening roll (C60)."""
+        engine = self.engine
+        game = engine.game
+        return (engine.settings.partner is PartnerMode.OPTIONAL and engine.partner is None
+                and game is not None and game.phase is GamePhase.OPENING
+                and len(engine.participants) >= engine.settings.partner_from
+                and engine.partner_offered_to is None and not engine.partner_draw_candidates)
+
+    def _opening(self, out: Outcome, *, decided: bool = False) -> None:
+        """The opening roll (ties re-roll), unless the box may still take a partner:
+        then he decides first (`chouette partner`, or `roll` to play alone)."""
         engine = self.engine
         game = engine.game
         if game is None:
+            return
+        if not decided and self.partner_possible():
+            self.persist(out)
+            self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_POSSIBLE, name=engine.box or "?"))
             return
         if game.phase is GamePhase.AWAITING_ROLL:  # a set-up board: no opening roll
             self.persist(out)
@@ -548,6 +597,14 @@ class ChouetteTable(Generic[O]):
                 out.to(occupant, TextLine.of(Text.YOUR_TURN_ROLL_OR_DOUBLE))
             return
         self.roll(actor, out)
+
+    def open_game(self, name: str, out: Outcome) -> bool:
+        """The box's `roll` before the opening: he plays without a partner."""
+        engine = self.engine
+        if engine.box is None or _key(name) != _key(engine.box) or not self.partner_possible():
+            return False
+        self._opening(out, decided=True)
+        return True
 
     def may_roll(self, name: str) -> bool:
         engine = self.engine

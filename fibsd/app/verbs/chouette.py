@@ -69,8 +69,31 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
             chouettes.close(registry, session, out)
         case A.EXPORT:
             _export(table, session, out)
+        case A.PARTNER | A.EXTRA | A.NOEXTRA | A.BREAK:
+            _table_choice(table, session, command, out)
+            chouettes.settle(registry, table)
         case _:
             raise AssertionError(f"unhandled chouette action {action}")
+
+
+def _table_choice(table: Table, session: Session, command: c.Chouette, out: Outcome) -> None:
+    """`chouette partner [yes|no]`, `extra`, `noextra`, `break`."""
+    engine = table.engine
+    me = table.seated_name(session.name) or session.name
+    match command.action:
+        case c.ChouetteAction.PARTNER:
+            if command.words:
+                yes = command.words == ("yes",)
+                table.act(session, lambda: engine.partner_answer(me, yes), out)
+            else:
+                table.act(session, lambda: engine.request_partner(me), out)
+        case c.ChouetteAction.EXTRA:
+            table.act(session, lambda: engine.extra(me), out)
+        case c.ChouetteAction.NOEXTRA:
+            table.act(session, lambda: engine.decline_extra(me), out)
+        case _:
+            on = me not in engine.sitting_out
+            table.act(session, lambda: engine.sit_out(me, on), out)
 
 
 # ------------------------------------------------------------------ listings
@@ -243,6 +266,8 @@ def _roll(table: Table, session: Session, me: str, out: Outcome) -> None:
     game = engine.game
     assert game is not None
     seat = table.seat_of(me)
+    if table.open_game(me, out):
+        return
     if seat is None:
         out.to(session, TextLine.of(Text.CHOUETTE_NOT_BOX_OR_CAPTAIN))
     elif table.may_roll(me):
