@@ -183,6 +183,7 @@ class ChouetteTable(Generic[O]):
         events = list(events)
         engine = self.engine
         index = 0
+        last_answer: tuple[str, str, Answer, int] | None = None
         while index < len(events):
             event = events[index]
             index += 1
@@ -196,8 +197,10 @@ class ChouetteTable(Generic[O]):
                             break
                         answerers.append(following.answerer)
                         index += 1
+                    # (single cube: the captain's one double reaches the box once per
+                    # member's contract; the box is named once)
                     self.tell_all(out, TextLine.of(Text.CHOUETTE_DOUBLES, name=event.doubler,
-                                                   names=", ".join(answerers)))
+                                                   names=", ".join(dict.fromkeys(answerers))))
                 case PlayerJoined():
                     self.tell_all(out, TextLine.of(Text.CHOUETTE_JOINS, name=event.name,
                                                    count=len(engine.seated)))
@@ -235,6 +238,9 @@ class ChouetteTable(Generic[O]):
                         self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FORCED, name=event.answerer))
                     if event.proxied:
                         self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FOLLOWS, name=event.answerer))
+                    if last_answer == (event.answerer, event.doubler, event.answer, event.value):
+                        continue  # single cube: the box's one answer, once per contract
+                    last_answer = (event.answerer, event.doubler, event.answer, event.value)
                     fields = dict(name=event.answerer, opponent=event.doubler)
                     match event.answer:
                         case Answer.TAKE:
