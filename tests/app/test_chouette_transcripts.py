@@ -551,3 +551,39 @@ def test_the_table_resumes_after_a_restart_on_the_same_database() -> None:
     ]
     assert driver.send("bob", "chouette export")[1:] == [
         "Game 1: box alice, captain bob, box won: alice +8, bob -4, carol -4"]
+
+
+def test_a_watcher_gets_the_captains_board_and_fibs_lines_but_no_chouette_lines() -> None:
+    c = Chouette(["alice", "bob", "carol"], "", start=False)
+    c.driver.create("wes")
+    c.driver.log_in("wes")
+    c.driver.send("wes", "set boardstyle 3")
+    watched = c.driver.send("wes", "watch bob")
+    assert watched[:2] == ["You're now watching bob.", "bob is not doing anything interesting."]
+    c.dice.extend([6, 5, 4, 3, 1])
+    c.send("alice", "chouette start")
+    seen = c.driver.take("wes")
+    assert seen[0] == "alice rolled 3, bob rolled 1"
+    assert seen[1] == "alice makes the first move."
+    assert seen[2].startswith("board:bob:alice:9999:")
+    assert not [line for line in seen if line.startswith("Chouette:")]
+    c.send("alice", "move 8-5 6-5")
+    assert c.driver.take("wes")[0] == "alice moves 8-5 6-5 ."
+    assert c.driver.send("wes", "board")[0].startswith("board:bob:alice:9999:")
+
+
+def test_help_chouette_and_the_consultation_rules_on_talk() -> None:
+    c = Chouette(["alice", "bob", "carol"], "", box={1: 2}, team=TEAM_GAMMONED, turn=0)
+    helped = c.send("carol", "help chouette")
+    assert helped[0] == "NAME" and len(helped) == 7
+    assert "unrated" in helped[2].lower() or "Unrated" in helped[1]
+    # consult=cube: the captain talks to the team; a crew member only once in the game.
+    assert c.send("bob", "team hold") == ["Chouette: bob to the team: hold"]
+    assert c.take("carol") == ["Chouette: bob to the team: hold"]
+    assert c.take("alice") == []
+    assert c.send("carol", "team no") == [
+        "** The table's consultation rule does not let you talk to the team now."]
+    assert c.send("carol", "tell bob psst") == [
+        "** Not during the game: your chouette's consultation rule allows only 'team' talk."]
+    assert c.send("carol", "boxside hi") == ["** Only the box and his partner talk on the box side."]
+    assert c.send("alice", "boxside hi") == ["Chouette: alice to the box side: hi"]

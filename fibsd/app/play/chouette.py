@@ -167,6 +167,16 @@ class ChouetteTable(Generic[O]):
     def occupant(self, name: str | None) -> O | None:
         return None if name is None else self.present.get(_key(name))
 
+    def watchers(self) -> list[O]:
+        """Who watches a player at the table (and is not at it): they get the boards and
+        FIBS's own roll and move lines, never the `Chouette:` lines (not opted in)."""
+        found: list[O] = []
+        for occupant in self.present.values():
+            for watcher in occupant.watched_by:
+                if watcher not in found and self.seated_name(watcher.name) is None:
+                    found.append(watcher)
+        return found
+
     def tell_all(self, out: Outcome, line: object) -> None:
         out.to_each(self.everyone(), line)
 
@@ -175,6 +185,8 @@ class ChouetteTable(Generic[O]):
             line = own if actor is not None and _key(occupant.name) == _key(actor) else others
             if line is not None:
                 out.to(occupant, line)
+        if others is not None:
+            out.to_each(self.watchers(), others)
 
     # ------------------------------------------------------------------ narration
 
@@ -303,6 +315,9 @@ class ChouetteTable(Generic[O]):
                             line = TextLine.of(Text.ROLLED_OPENING, name=box, die=event.die0,
                                                opponent=captain, opponent_die=event.die1)
                         out.to(occupant, line)
+                    out.to_each(self.watchers(), TextLine.of(
+                        Text.ROLLED_OPENING, name=box, die=event.die0, opponent=captain,
+                        opponent_die=event.die1))
                 case DiceRolled():
                     mover = self._mover(event.player)
                     die1, die2 = event.dice
@@ -412,7 +427,7 @@ class ChouetteTable(Generic[O]):
     def boards(self, out: Outcome, *, after: str) -> None:
         """Boards after a roll (to those with `moreboards`), a move (`autoboard`), or
         always (a game's start)."""
-        for occupant in self.everyone():
+        for occupant in [*self.everyone(), *self.watchers()]:
             toggles = occupant.account.toggles
             wants = toggles.moreboards if after == "roll" else toggles.autoboard
             if after == "always" or wants:

@@ -209,7 +209,10 @@ def watch(registry: Registry, session: Session, command: c.Watch, out: Outcome) 
     out.to(session, TextLine.of(Text.NOW_WATCHING, name=target.name))
     out.to(target, TextLine.of(Text.IS_WATCHING_YOU, name=session.name))
     table = target.table
-    if table is None:
+    chouette = target.chouette
+    if table is None and chouette is not None and chouette.board_line(target.name) is not None:
+        chouette.board_for(session, out)  # a chouette: the captain's board
+    elif table is None:
         out.to(session, TextLine.of(Text.NOT_DOING_ANYTHING, name=target.name))
     else:
         seat = table.seat_of(target)
@@ -269,6 +272,10 @@ def board(session: Session, out: Outcome) -> None:
         return
     watched = session.watching
     if watched is not None:
+        if watched.table is None and watched.chouette is not None \
+                and watched.chouette.board_line(watched.name) is not None:
+            watched.chouette.board_for(session, out)
+            return
         if watched.table is None:
             out.to(session, TextLine.of(Text.IS_NOT_PLAYING, name=watched.name))
             return
