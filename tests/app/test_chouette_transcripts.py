@@ -587,3 +587,21 @@ def test_help_chouette_and_the_consultation_rules_on_talk() -> None:
         "** Not during the game: your chouette's consultation rule allows only 'team' talk."]
     assert c.send("carol", "boxside hi") == ["** Only the box and his partner talk on the box side."]
     assert c.send("alice", "boxside hi") == ["Chouette: alice to the box side: hi"]
+
+
+def test_telnet_boards_get_a_header_line_with_the_viewers_own_cube() -> None:
+    driver = CoreDriver(ScriptedDice([6, 5, 4, 3, 1]))
+    driver.create("alice", "bob", "carol")
+    for name in ("alice", "bob", "carol"):
+        driver.log_in(name, clip=False)
+    driver.send("alice", "chouette create")
+    driver.send("bob", "chouette join alice")
+    driver.send("carol", "chouette join alice")
+    for name in ("alice", "bob", "carol"):
+        driver.take(name)
+    assert "Chouette 1, game 1: you are the box; captain bob." in driver.send("alice", "chouette start")
+    assert "Chouette 1, game 1: box alice, captain bob; your cube 1." in driver.take("carol")
+    driver.send("alice", "move 8-5 6-5")
+    driver.send("carol", "double")
+    driver.send("alice", "accept")
+    assert "Chouette 1, game 1: box alice, captain bob; your cube 2." in driver.take("carol")

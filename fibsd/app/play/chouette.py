@@ -406,7 +406,8 @@ class ChouetteTable(Generic[O]):
         fields: dict[str, object] = dict(n=self.id, count=engine.game_number, name=engine.box,
                                          player=captain)
         if self.seat_of(viewer) == 0:
-            return TextLine.of(Text.CHOUETTE_YOU_ARE_BOX, **fields)
+            return TextLine.of(Text.CHOUETTE_YOU_ARE_BOX, n=self.id, count=engine.game_number,
+                               player=captain)
         contract = engine.main_of(self.seated_name(viewer) or "")
         if contract is None or not contract.live:
             return TextLine.of(Text.CHOUETTE_NOT_IN_GAME, **fields)
@@ -497,7 +498,7 @@ class ChouetteTable(Generic[O]):
         if not engine.pending_offers() and not engine.extras_givers:
             self.deadline = None
         if any(isinstance(e, ChouetteGameOver) for e in events):
-            self.boards(out, after="always")
+            # (no final board: the roles have rotated already; the next game's follows)
             self.persist(out)
             self.next_game(out)
             return
