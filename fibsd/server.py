@@ -377,9 +377,12 @@ class Server:
         and silent players did not (docs/chouette.md)."""
         while True:
             await trio.sleep(self.CHOUETTE_TICK_SECONDS)
-            outcome = chouettes.tick(self.registry)
-            if outcome.deliveries or outcome.writes:
-                await self._apply(outcome, issuer=None)
+            try:
+                outcome = chouettes.tick(self.registry)
+                if outcome.deliveries or outcome.writes:
+                    await self._apply(outcome, issuer=None)
+            except Exception:  # one bad table must not stop the server (or the others)
+                log.exception("chouette tick failed")
 
     def _deliver_departures(self) -> None:
         if self.registry.departures_pending:
