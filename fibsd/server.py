@@ -123,14 +123,19 @@ class Server:
     # ----------------------------------------------------------------- serving
 
     async def serve(
-        self, *, task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED
+        self, *, listeners: Sequence[trio.abc.Listener[trio.abc.Stream]] | None = None,
+        task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Listen on the configured address until `request_stop` (or cancellation)."""
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
-        self.listeners = listeners
-        for listener in listeners:
-            sockname = listener.socket.getsockname()
-            log.info("listening on %s:%s", sockname[0], sockname[1])
+        """Listen on the configured address until `request_stop` (or cancellation).
+
+        `listeners` replaces the plain TCP listeners (tests serve in-memory streams this
+        way, under trio's mock clock); every connection then takes the same path."""
+        if listeners is None:
+            self.listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
+            for listener in self.listeners:
+                sockname = listener.socket.getsockname()
+                log.info("listening on %s:%s", sockname[0], sockname[1])
+            listeners = self.listeners
         async with trio.open_nursery() as outer:
             await outer.start(self._run_committer)
             await outer.start(self._flusher.run)
@@ -144,7 +149,7 @@ class Server:
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:
                         await self._serve_web(nursery, self._web)
-                    task_status.started(listeners)
+                    task_status.started(self.listeners)
                     try:
                         await self._stop_requested.wait()
                     finally:
@@ -505,7 +510,8 @@ class Server:
             touched[issuer_prompt] = None
         for recipient in touched:
             connection = connections.get(recipient)
-            if connection is not None and connection.is_open:
+            # A user who is leaving (timed out, bye, replaced, shutdown) gets no new prompt.
+            if connection is not None and connection.is_open and recipient.departure is None:
                 connection.write_prompt(presentation.prompt(recipient))
         for recipient, reason in outcome.closes:
             assert isinstance(recipient, Session)
