@@ -169,3 +169,18 @@ async def test_a_chouette_survives_a_restart_in_the_middle_of_a_game(start_serve
     await ann.send("double")
     await ben.send("reject")
     await ann.expect("Chouette: game 1 over. ann 0, ben -1, cal +1. Next: ann, cal, ben.")
+
+
+async def test_the_servers_clock_lets_an_absent_crew_member_follow_the_captain(start_server: Any) -> None:
+    running = await start_server(dice=ScriptedDice([6, 5, 4, 3, 1]))
+    ann, ben, cal = await _table(running, ["ann", "ben", "cal"])
+    await ann.send("chouette start")
+    await ann.expect("It's your turn to move.")
+    await cal.client.close()
+    await ann.expect("Chouette: cal dropped; 300 seconds to come back.")
+    running.clock.advance(300)
+    # The shell ticks the chouettes once a second: the rules decide for the absent.
+    await ann.expect("Chouette: cal is away and follows the captain.")
+    cal = await Player.join_server(running, "cal", register_first=False, ready=False)
+    # (told right after the login, before the answer to `set boardstyle 3`)
+    assert "Chouette: cal decides for himself again." in cal.client.lines
