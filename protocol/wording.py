@@ -757,6 +757,7 @@ class Text(enum.Enum):
     CHOUETTE_LEAVES = "Chouette: {name} leaves."
     CHOUETTE_LEAVES_AFTER_GAME = "Chouette: {name} leaves when this game ends."
     CHOUETTE_KICKED = "Chouette: {name} is asked to leave by the owner."
+    CHOUETTE_NEW_OWNER = "Chouette: {name} owns the table now."
     CHOUETTE_SITS_OUT = "Chouette: {name} sits out."
     CHOUETTE_SITS_IN = "Chouette: {name} plays again."
     CHOUETTE_ORDER_ROLL = "Chouette: for the order: {text}."

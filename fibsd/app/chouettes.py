@@ -50,9 +50,24 @@ def find(registry: Registry, name: str) -> ChouetteTable[Session] | None:
     return None
 
 
-def settle(registry: Registry, table: ChouetteTable[Session]) -> None:
-    """After any action on `table`: users no longer seated leave it; a closed table goes."""
-    closed = table.engine.phase is TablePhase.CLOSED
+def settle(registry: Registry, table: ChouetteTable[Session], out: Outcome | None = None) -> None:
+    """After any action on `table`: users no longer seated leave it; an owner who left
+    hands the table to the first seated player; an empty table closes; a closed one goes."""
+    engine = table.engine
+    for key, session in list(table.present.items()):
+        if table.seated_name(session.name) is None:
+            del table.present[key]
+            if session.chouette is table:
+                session.chouette = None
+    if out is not None and engine.phase is not TablePhase.CLOSED:
+        if not engine.seated and engine.phase is not TablePhase.PLAYING:
+            engine.close()
+            table.persist(out)
+        elif engine.seated and table.seated_name(table.owner) is None:
+            table.owner = engine.seated[0]
+            table.tell_all(out, TextLine.of(Text.CHOUETTE_NEW_OWNER, name=table.owner))
+            table.persist(out)
+    closed = engine.phase is TablePhase.CLOSED
     for key, session in list(table.present.items()):
         if closed or table.seated_name(session.name) is None:
             del table.present[key]
@@ -106,17 +121,15 @@ def join(registry: Registry, session: Session, typed: str, out: Outcome) -> None
             out.to(session, TextLine.of(Text.DICE_COMMITMENT, commitment=commitment))
         if table.engine.phase is TablePhase.BETWEEN_GAMES and table.engine.game is None:
             table.next_game(out)  # it was waiting for players
-        settle(registry, table)
+        settle(registry, table, out)
 
 
 def leave(registry: Registry, session: Session, now: bool, out: Outcome) -> None:
     table = session.chouette
     assert table is not None
     me = table.seated_name(session.name) or session.name
-    if table.act(session, lambda: table.engine.leave(me, now=now), out):
-        if table.seated_name(me) is None:
-            out.to(session, TextLine.of(Text.CHOUETTE_LEAVES, name=me))
-    settle(registry, table)
+    table.act(session, lambda: table.engine.leave(me, now=now), out)  # (he hears it too)
+    settle(registry, table, out)
 
 
 def kick(registry: Registry, session: Session, typed: str, out: Outcome) -> None:
@@ -129,12 +142,9 @@ def kick(registry: Registry, session: Session, typed: str, out: Outcome) -> None
     if name is None:
         out.to(session, TextLine.of(Text.CHOUETTE_NOT_SEATED))
         return
-    kicked = table.occupant(name)
     table.tell_all(out, TextLine.of(Text.CHOUETTE_KICKED, name=name))
-    if table.act(session, lambda: table.engine.leave(name, now=True), out):
-        if kicked is not None and table.seated_name(name) is None:
-            out.to(kicked, TextLine.of(Text.CHOUETTE_LEAVES, name=name))
-    settle(registry, table)
+    table.act(session, lambda: table.engine.leave(name, now=True), out)
+    settle(registry, table, out)
 
 
 def start(registry: Registry, session: Session, out: Outcome) -> None:
@@ -145,7 +155,7 @@ def start(registry: Registry, session: Session, out: Outcome) -> None:
     except ChouetteError as error:
         out.to(session, refusal(error))
         return
-    settle(registry, table)
+    settle(registry, table, out)
 
 
 def close(registry: Registry, session: Session, out: Outcome) -> None:
@@ -156,7 +166,7 @@ def close(registry: Registry, session: Session, out: Outcome) -> None:
         return
     if table.act(session, table.engine.close, out) and isinstance(table.dice, SeededDice):
         table.tell_all(out, TextLine.of(Text.DICE_REVEALED, seed=table.dice.seed_hex))
-    settle(registry, table)
+    settle(registry, table, out)
 
 
 # ------------------------------------------------------------------ presence
@@ -172,7 +182,7 @@ def arrive(registry: Registry, session: Session, out: Outcome) -> None:
         older.chouette = None
     session.chouette = table
     table.arrive(session, out)
-    settle(registry, table)
+    settle(registry, table, out)
 
 
 def depart(registry: Registry, session: Session, out: Outcome) -> None:
@@ -182,7 +192,7 @@ def depart(registry: Registry, session: Session, out: Outcome) -> None:
         return
     session.chouette = None
     table.depart(session, registry.config.reconnect_grace_seconds, out)
-    settle(registry, table)
+    settle(registry, table, out)
 
 
 # ------------------------------------------------------------------ time
@@ -190,7 +200,7 @@ def depart(registry: Registry, session: Session, out: Outcome) -> None:
 
 def tick_table(registry: Registry, table: ChouetteTable[Session], out: Outcome) -> None:
     table.tick(registry.clock.now(), registry.config.reconnect_grace_seconds, out)
-    settle(registry, table)
+    settle(registry, table, out)
 
 
 def tick(registry: Registry) -> Outcome:

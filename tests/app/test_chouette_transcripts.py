@@ -193,7 +193,7 @@ def test_refusals_outside_and_inside_a_chouette() -> None:
     assert driver.send("eve", "invite dan 1") == [
         "** You are at a chouette: play there, or type 'chouette leave'."]
     assert driver.send("eve", "roll") == ["** You're not playing."]
-    assert driver.send("eve", "chouette leave") == ["Chouette: eve leaves.", "Chouette: eve leaves."]
+    assert driver.send("eve", "chouette leave") == ["Chouette: eve leaves."]
     assert driver.send("dan", "chouette list") == [
         "Chouettes (number, owner, seated, stage, settings):", "  1 dan 1 gathering multi"]
     assert driver.send("dan", "chouette close") == ["Chouette: the chouette is closed. -."]
@@ -605,3 +605,48 @@ def test_telnet_boards_get_a_header_line_with_the_viewers_own_cube() -> None:
     driver.send("carol", "double")
     driver.send("alice", "accept")
     assert "Chouette 1, game 1: box alice, captain bob; your cube 2." in driver.take("carol")
+
+
+def test_t6_partner_by_offer_resignations_and_the_box_run_kept_when_the_box_wins() -> None:
+    names = ["bx", "cp", "ta", "tb", "tc", "td", "te", "tf"]
+    c = Chouette(names, "jacoby=off", box={1: 2}, team=TEAM_GAMMONED, turn=1)
+    assert c.send("bx", "chouette partner") == [
+        "Chouette: cp is offered to be the box's partner: 'chouette partner yes' or 'no'."]
+    assert c.send("ta", "chouette partner yes") == ["** No partner is possible now."]
+    assert c.send("cp", "chouette partner no") == [
+        "Chouette: cp declines to be the box's partner.",
+        "Chouette: tf is offered to be the box's partner: 'chouette partner yes' or 'no'."]
+    # tf says nothing: the answer time declines for him; then te accepts.
+    c.take_all()
+    c.driver.clock.advance(60)
+    c.driver.apply(chouettes.tick(c.driver.registry))
+    assert c.take("te") == [
+        "Chouette: tf declines to be the box's partner.",
+        "Chouette: te is offered to be the box's partner: 'chouette partner yes' or 'no'."]
+    assert c.send("te", "chouette partner yes")[0] == "Chouette: te is the box's partner; cp is captain."
+    assert c.send("cp", "resign g") == [
+        "Chouette: cp offers bx a gammon: 2 to pay. Type 'accept' or 'reject'."]
+    assert c.send("bx", "accept")[:2] == ["Chouette: bx accepts the resignation.",
+                                          "Chouette: ta is captain now."]
+    assert c.send("bx", "resign n ta")[0] == "Chouette: bx offers ta a normal: 1 to pay. Type 'accept' or 'reject'."
+    assert c.send("ta", "accept") == ["Chouette: ta accepts the resignation.", "Chouette: tb is captain now."]
+    c.send("tb", "roll", [2, 1])
+    c.send("tb", TEAM_SHUFFLE)
+    c.send("bx", "roll", [2, 1])
+    c.send("bx", BOX_OFF)
+    # The box side won +2 (cp) -1 (ta) +2 x 4 (gammons) = 9: box 5, partner 4 (C53).
+    # ta (captain for the rotation when cp resigned) beat the box: he is box, the old
+    # partner captain (C63), cp (beaten) and the box at the end.
+    assert c.over_line() == ("Chouette: game 1 over. bx +5, cp -2, ta +1, tb -2, tc -2, td -2, te +4,"
+                             " tf -2. Next: ta, te, tb, tc, td, tf, cp, bx.")
+
+
+def test_an_owner_who_leaves_hands_the_table_on_and_an_empty_table_closes() -> None:
+    c = Chouette(["alice", "bob", "carol"], start=False)
+    assert c.send("alice", "chouette leave") == ["Chouette: alice leaves."]
+    assert c.take("bob") == ["Chouette: alice leaves.", "Chouette: bob owns the table now."]
+    assert c.send("carol", "chouette close") == ["** Only the chouette's owner (bob) may do that."]
+    c.send("carol", "chouette leave")
+    c.send("bob", "chouette leave")
+    assert c.send("bob", "chouette list") == [
+        "** There are no chouettes. Type 'chouette create' to open one."]

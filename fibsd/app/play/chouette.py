@@ -495,7 +495,7 @@ class ChouetteTable(Generic[O]):
             drawn = candidates[self._draw(len(candidates))]
             events = events + engine.draw_partner(drawn)
             self.narrate(events[-1:], out)
-        if not engine.pending_offers() and not engine.extras_givers:
+        if not engine.pending_offers() and not engine.extras_givers and engine.partner_offered_to is None:
             self.deadline = None
         if any(isinstance(e, ChouetteGameOver) for e in events):
             # (no final board: the roles have rotated already; the next game's follows)

@@ -71,7 +71,7 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
             _export(table, session, out)
         case A.PARTNER | A.EXTRA | A.NOEXTRA | A.BREAK:
             _table_choice(table, session, command, out)
-            chouettes.settle(registry, table)
+            chouettes.settle(registry, table, out)
         case _:
             raise AssertionError(f"unhandled chouette action {action}")
 
@@ -258,7 +258,7 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
                 table.act(session, lambda: engine.resign(me, result, targets or None), out)
         case _:
             raise AssertionError(f"not a game verb: {command!r}")
-    chouettes.settle(registry, table)
+    chouettes.settle(registry, table, out)
 
 
 def _roll(table: Table, session: Session, me: str, out: Outcome) -> None:
