@@ -193,6 +193,14 @@ def test_refusals_outside_and_inside_a_chouette() -> None:
     assert driver.send("eve", "invite dan 1") == [
         "** You are at a chouette: play there, or type 'chouette leave'."]
     assert driver.send("eve", "roll") == ["** You're not playing."]
+    driver.create("fay")
+    driver.log_in("fay")
+    driver.send("fay", "toggle ready")
+    assert driver.send("fay", "invite eve 1") == ["** eve is already playing with someone else."]
+    driver.send("dan", "toggle ready")
+    driver.send("fay", "invite dan 1")
+    assert driver.send("dan", "join fay") == [
+        "** You are at a chouette: play there, or type 'chouette leave'."]
     assert driver.send("eve", "chouette leave") == ["Chouette: eve leaves."]
     assert driver.send("dan", "chouette list") == [
         "Chouettes (number, owner, seated, stage, settings):", "  1 dan 1 gathering multi"]

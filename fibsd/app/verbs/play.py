@@ -76,7 +76,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         # Inviting always turns your own ready flag on (§5.2), silently but for the 5/6.
         session.set_toggle("ready", True, out)
         registry.announce_status(session, out)
-    if target.table is not None:
+    if target.table is not None or target.chouette is not None:
         out.to(session, TextLine.of(Text.ALREADY_PLAYING_WITH_SOMEONE, name=target.name))
         return
     if not target.account.toggles.ready:
@@ -150,6 +150,9 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
             pass  # CocoaFIBS sends `Join` twice: ignore the second
         else:
             out.to(session, TextLine.of(Text.TWO_GAMES_AT_ONCE))
+        return
+    if session.chouette is not None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_IN_CHOUETTE))
         return
     inviter = registry.find(command.name)
     if inviter is None:
