@@ -203,7 +203,8 @@ def shut_down(registry: Registry) -> Outcome:
 def leave_everything(registry: Registry, session: Session, how: Departure, out: Outcome) -> None:
     """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
     interrupt(registry, session, _INTERRUPTIONS[how], out)
-    chouettes.depart(registry, session, out)
+    if how is not Departure.REPLACED:  # (a takeover sits the new session down at once)
+        chouettes.depart(registry, session, out)
     gone = {
         Departure.DROPPED: Text.WATCHED_DROPS_CONNECTION,
         Departure.TIMED_OUT: Text.WATCHED_TIMED_OUT,

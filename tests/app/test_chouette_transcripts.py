@@ -658,3 +658,13 @@ def test_an_owner_who_leaves_hands_the_table_on_and_an_empty_table_closes() -> N
     c.send("bob", "chouette leave")
     assert c.send("bob", "chouette list") == [
         "** There are no chouettes. Type 'chouette create' to open one."]
+
+
+def test_a_new_login_takes_over_the_seat_without_a_word_to_the_table() -> None:
+    c = Chouette(["alice", "bob", "carol"], "", box={1: 2}, team=TEAM_GAMMONED, turn=0)
+    older = c.driver.sessions["bob"]
+    c.driver.log_in("bob")  # the same account again, while the old connection hangs
+    assert older.chouette is None
+    assert c.driver.sessions["bob"].chouette is c.table
+    assert not [line for line in c.take("alice") if line.startswith("Chouette:")]
+    assert c.send("bob", "chouette show")[1] == "Queue: alice (box), bob (captain), carol"
