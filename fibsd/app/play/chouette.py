@@ -30,6 +30,7 @@ from fibsd.rules import (
     GameResult,
     IllegalPlay,
     OpeningRolled,
+    RuleError,
     TurnPassed,
 )
 from fibsd.rules.chouette import (
@@ -481,6 +482,10 @@ class ChouetteTable(Generic[O]):
             if actor is not None:
                 out.to(actor, refusal(error))
             return False
+        except RuleError:  # the board's own refusal (e.g. an action out of its phase)
+            if actor is not None:
+                out.to(actor, TextLine.of(Text.CHOUETTE_WRONG_PHASE))
+            return False
         self.narrate(events, out)
         self._after(events, out)
         return True
@@ -665,6 +670,9 @@ class ChouetteTable(Generic[O]):
             return
         except ChouetteError as error:
             out.to(actor, refusal(error))
+            return
+        except RuleError:
+            out.to(actor, TextLine.of(Text.NOT_YOUR_TURN_TO_MOVE))
             return
         self.narrate(events, out)
         self.boards(out, after="move")
