@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import trio
 
-from fibsd.app import dispatch, presence, presentation
+from fibsd.app import chouettes, dispatch, presence, presentation
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -108,6 +108,8 @@ class Server:
             limit=config.new_accounts_per_address_per_hour, window_seconds=3600.0
         )
         self.shutting_down = False
+        #: Whether the chouettes' clock runs (`_ensure_chouette_ticker`).
+        self._chouette_ticker = False
         # Issue 16: the optional web listener (HTTP + WebSocket, and its TLS twin when
         # TLS is on); WebSocket connections come back through `_handle_stream`.
         self.web_listeners: list[trio.SocketListener] = []
@@ -144,6 +146,7 @@ class Server:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
                     await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
+                    self._ensure_chouette_ticker()  # (saved tables are loaded now)
                     if self._tls_context is not None:  # TLS beside the plain listener
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:
@@ -380,9 +383,35 @@ class Server:
         if outcome.off_loop is not None:
             result = await trio.to_thread.run_sync(outcome.off_loop.work)
             await self._apply(outcome.off_loop.then(result), issuer=issuer)
+        self._ensure_chouette_ticker()
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    #: How often the chouettes' deadlines are checked (answer time, grace periods).
+    CHOUETTE_TICK_SECONDS = 1.0
+
+    def _ensure_chouette_ticker(self) -> None:
+        """Run the chouettes' clock while any table is open (and only then: a server
+        without chouettes has no periodic task)."""
+        if not self._chouette_ticker and self._nursery is not None and chouettes.tables(self.registry):
+            self._chouette_ticker = True
+            self._nursery.start_soon(self._tick_chouettes)
+
+    async def _tick_chouettes(self) -> None:
+        """The core has no timers: once a second it decides what the chouettes' absent
+        and silent players did not (docs/chouette.md)."""
+        try:
+            while self.registry.chouettes:
+                await trio.sleep(self.CHOUETTE_TICK_SECONDS)
+                try:
+                    outcome = chouettes.tick(self.registry)
+                    if outcome.deliveries or outcome.writes:
+                        await self._apply(outcome, issuer=None)
+                except Exception:  # one bad table must not stop the server (or the others)
+                    log.exception("chouette tick failed")
+        finally:
+            self._chouette_ticker = False
 
     def _deliver_departures(self, *, arrivals: bool = True) -> None:
         """Send the pending logout notices, after the pending login announcements (all of

@@ -155,6 +155,17 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         PRIMARY KEY (player_low, player_high, number)
     );
     """,
+    # 9: chouette tables (docs/chouette.md): the whole state of each, saved after every
+    # action like a match; a closed one stays, with its ledger, for `chouette score`.
+    """
+    CREATE TABLE chouettes (
+        id        INTEGER PRIMARY KEY,
+        owner     TEXT NOT NULL COLLATE NOCASE,
+        state     TEXT NOT NULL,  -- JSON: fibsd.app.play.chouette.ChouetteTable.saved_state
+        closed    INTEGER NOT NULL DEFAULT 0,
+        saved_at  REAL NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -664,6 +675,35 @@ class Store:
                 "DELETE FROM saved_match_patches WHERE player_low = ? AND player_high = ?",
                 (low, high),
             )
+
+    # --- chouettes ----------------------------------------------------------------------
+
+    def save_chouette(self, table_id: int, owner: str, state: dict[str, object], at: float,
+                      *, closed: bool = False) -> None:
+        """Store (or replace) chouette `table_id`'s whole state."""
+        text = json.dumps(state, separators=(",", ":"))
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO chouettes (id, owner, state, closed, saved_at) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, state = excluded.state,"
+                " closed = excluded.closed, saved_at = excluded.saved_at",
+                (table_id, owner, text, int(closed), at),
+            )
+
+    def open_chouettes(self) -> list[dict[str, object]]:
+        """The saved state of every chouette not closed, by number (unreadable ones are
+        left out)."""
+        rows = self._read("SELECT state FROM chouettes WHERE closed = 0 ORDER BY id", ())
+        return [state for state in (_json_object(row["state"]) for row in rows) if state]
+
+    def chouette(self, table_id: int) -> dict[str, object] | None:
+        """One chouette's saved state, closed or not."""
+        rows = self._read("SELECT state FROM chouettes WHERE id = ?", (table_id,))
+        return (_json_object(rows[0]["state"]) or None) if rows else None
+
+    def last_chouette_id(self) -> int:
+        rows = self._read("SELECT COALESCE(MAX(id), 0) AS top FROM chouettes", ())
+        return int(rows[0]["top"])
 
     def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
         """(opponent's name key, data) of every saved match `name` takes part in."""

@@ -36,7 +36,8 @@ MAX_CLIENT_NAME_LENGTH: Final = 20  # §2.2: longer and the login fails
 MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unverified
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
-    {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode"}
+    {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode",
+     "chouette", "team", "boxside"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
@@ -520,7 +521,8 @@ class Pip:
 
 @attrs.frozen
 class Double:
-    pass
+    #: In a chouette: the members (or the box) it is for; empty: everyone it may be.
+    names: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -530,12 +532,14 @@ class Redouble:
 
 @attrs.frozen
 class Beaver:
-    pass
+    #: In a chouette: the members (or the box) it is for; empty: everyone it may be.
+    names: tuple[str, ...] = ()
 
 
 @attrs.frozen
 class Raccoon:
-    pass
+    #: In a chouette: the members (or the box) it is for; empty: everyone it may be.
+    names: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -545,17 +549,21 @@ class Otter:
 
 @attrs.frozen
 class Accept:
-    pass
+    #: In a chouette: the members (or the box) it is for; empty: everyone it may be.
+    names: tuple[str, ...] = ()
 
 
 @attrs.frozen
 class Reject:
-    pass
+    #: In a chouette: the members (or the box) it is for; empty: everyone it may be.
+    names: tuple[str, ...] = ()
 
 
 @attrs.frozen
 class Resign:
     kind: ResignKind
+    #: In a chouette: the members the box resigns to; empty: every live member.
+    names: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -578,6 +586,47 @@ class Wave:
     pass
 
 
+class ChouetteAction(enum.Enum):
+    """The words after `chouette` (fibsd's chouette tables, docs/chouette.md)."""
+
+    CREATE = "create"
+    LIST = "list"
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    SHOW = "show"
+    SCORE = "score"
+    KICK = "kick"
+    CLOSE = "close"
+    EXPORT = "export"
+    PARTNER = "partner"  # the box asks for a partner; `partner yes|no` answers an offer
+    EXTRA = "extra"  # a dropper gives the lone taker an extra cube (C46)
+    NOEXTRA = "noextra"
+    BREAK = "break"  # sit out (and again: play again)
+
+
+@attrs.frozen
+class Chouette:
+    """`chouette ACTION [WORD ...]`: create (settings words), join/kick NAME, leave [now]."""
+
+    action: ChouetteAction
+    words: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Team:
+    """`team TEXT`: talk to the live members of one's chouette team (consultation)."""
+
+    text: str
+
+
+@attrs.frozen
+class Boxside:
+    """`boxside TEXT`: the chouette's box and his partner talk."""
+
+    text: str
+
+
 @attrs.frozen
 class RepeatLast:
     """`!!`: the server repeats the previous command (not a chat command, §1)."""
@@ -591,10 +640,11 @@ Command: TypeAlias = (
     | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
+    | Chouette | Team | Boxside
 )
 
 # Chat commands `!!` does not repeat (§1).
-NOT_REPEATABLE: Final = (Shout, Tell, Say, Kibitz, Whisper)
+NOT_REPEATABLE: Final = (Shout, Tell, Say, Kibitz, Whisper, Team, Boxside)
 
 
 # --- parsing ------------------------------------------------------------------------
@@ -880,11 +930,45 @@ def _parse_ratings(rest: str) -> Command:
 
 
 def _parse_resign(rest: str) -> Command:
-    word = (_first(rest) or "").lower()
+    words = rest.split()
+    word = words[0].lower() if words else ""
     for kind in ResignKind:
         if word and kind.word.startswith(word):
-            return Resign(kind)
+            return Resign(kind, tuple(words[1:]))
     raise CommandError(Text.RESIGN_USAGE.value)
+
+
+def _with_names(factory: Callable[[tuple[str, ...]], Command]) -> Callable[[str], Command]:
+    # FIBS ignores words after these; fibsd's chouette reads them as names (a match
+    # ignores them still).
+    return lambda rest: factory(tuple(rest.split()))
+
+
+_CHOUETTE_NEEDS_NAME: Final = frozenset({ChouetteAction.JOIN, ChouetteAction.KICK})
+
+
+def _parse_chouette(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        raise CommandError(Text.CHOUETTE_USAGE.value)
+    lowered = words[0].lower()
+    found = [action for action in ChouetteAction if action.value.startswith(lowered)]
+    if len(found) != 1:
+        raise CommandError(Text.CHOUETTE_USAGE.value)
+    action = found[0]
+    args = tuple(words[1:])
+    if action in _CHOUETTE_NEEDS_NAME and len(args) != 1:
+        raise CommandError(render(Text.CHOUETTE_NEEDS_NAME, text=action.value))
+    if action is ChouetteAction.LEAVE and args not in ((), ("now",)):
+        raise CommandError(Text.CHOUETTE_LEAVE_USAGE.value)
+    if action is ChouetteAction.PARTNER:
+        args = tuple(word.lower() for word in args)
+        if args not in ((), ("yes",), ("no",)):
+            raise CommandError(Text.CHOUETTE_PARTNER_USAGE.value)
+        return Chouette(action, args)
+    if action not in _CHOUETTE_NEEDS_NAME and action not in (ChouetteAction.CREATE, ChouetteAction.LEAVE):
+        args = ()  # like FIBS: extra words after a command that takes none are ignored
+    return Chouette(action, args)
 
 
 def _parse_last(rest: str) -> Command:
@@ -1004,13 +1088,14 @@ _tell = _parse_tell
 _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "!!": _no_arguments(RepeatLast),
     "about": _no_arguments(About),
-    "accept": _no_arguments(Accept),
+    "accept": _with_names(Accept),
     "address": _required_name(Text.ADDRESS_MISSING, Address),
     "adios": _bye,
     "average": _no_arguments(Average),
     "away": lambda rest: Away(rest or None),
     "back": _no_arguments(Back),
-    "beaver": _no_arguments(Beaver),
+    "beaver": _with_names(Beaver),
+    "boxside": Boxside,
     "blind": _optional_word(Blind),
     "board": _no_arguments(Board),
     "bye": _bye,
@@ -1019,11 +1104,12 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "cls": _clear,
     "date": _optional_word(Date),
     "dicetest": _no_arguments(Dicetest),
-    "double": _no_arguments(Double),
+    "double": _with_names(Double),
     "end": _bye,
     "erase": _no_arguments(Erase),
     "export": _parse_export,
     "claim": _no_arguments(Claim),
+    "chouette": _parse_chouette,
     "exit": _bye,
     "gag": _optional_word(Gag),
     "help": _help,
@@ -1048,11 +1134,11 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "pip": _no_arguments(Pip),
     "port": _no_arguments(Port),
     "quit": _bye,
-    "raccoon": _no_arguments(Raccoon),
+    "raccoon": _with_names(Raccoon),
     "ratings": _parse_ratings,
     "rawwho": _parse_rawwho,
     "redouble": _no_arguments(Redouble),
-    "reject": _no_arguments(Reject),
+    "reject": _with_names(Reject),
     "resign": _parse_resign,
     "roll": _no_arguments(Roll),
     "save": _no_arguments(Save),
@@ -1070,6 +1156,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "adduser": _parse_adduser,
     "invitecode": _parse_invitecode,
     "stat": _no_arguments(Stat),
+    "team": Team,
     "tell": _tell,
     "tellx": _tell,
     "time": _optional_word(Time),
@@ -1326,22 +1413,22 @@ def format_command(command: Command | LoginLine) -> str:
             return "board"
         case Pip():
             return "pip"
-        case Double():
-            return "double"
+        case Double(names):
+            return _join("double", *names)
         case Redouble():
             return "redouble"
-        case Beaver():
-            return "beaver"
-        case Raccoon():
-            return "raccoon"
+        case Beaver(names):
+            return _join("beaver", *names)
+        case Raccoon(names):
+            return _join("raccoon", *names)
         case Otter():
             return "otter"
-        case Accept():
-            return "accept"
-        case Reject():
-            return "reject"
-        case Resign(kind):
-            return f"resign {kind.word}"
+        case Accept(names):
+            return _join("accept", *names)
+        case Reject(names):
+            return _join("reject", *names)
+        case Resign(kind, names):
+            return _join("resign", kind.word, *names)
         case Leave():
             return "leave"
         case Panic():
@@ -1352,5 +1439,11 @@ def format_command(command: Command | LoginLine) -> str:
             return "wave"
         case RepeatLast():
             return "!!"
+        case Chouette(action, words):
+            return _join("chouette", action.value, *words)
+        case Team(text):
+            return _join("team", text)
+        case Boxside(text):
+            return _join("boxside", text)
         case _:
             assert_never(command)

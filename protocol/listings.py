@@ -523,6 +523,9 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "dicetest": Text.HELP_DICETEST,
     "export": Text.HELP_EXPORT,
     "claim": Text.HELP_CLAIM,
+    "chouette": Text.HELP_CHOUETTE,
+    "team": Text.HELP_TEAM,
+    "boxside": Text.HELP_BOXSIDE,
     "broadcast": Text.HELP_BROADCAST,
     "kick": Text.HELP_KICK,
     "ban": Text.HELP_BAN,
@@ -601,4 +604,12 @@ def help_lines(topic: str | None, verb: str | None) -> list[str]:
     text = HELP_TOPICS.get(topic.lower()) or HELP_TOPICS.get(verb or "")
     if text is None:
         return [render(Text.HELP_NO_TOPIC, word=topic)]
-    return [Text.HELP_HEADING.value, "       " + text.value]
+    return [Text.HELP_HEADING.value, "       " + text.value,
+            *("       " + more.value for more in HELP_MORE.get(text, ()))]
+
+
+#: Topics with more than one line of help.
+HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
+    Text.HELP_CHOUETTE: (Text.HELP_CHOUETTE_1, Text.HELP_CHOUETTE_2, Text.HELP_CHOUETTE_3,
+                         Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5),
+}

@@ -14,7 +14,7 @@ from typing import assert_never
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.app.verbs import admin, info, play, settings, social
+from fibsd.app.verbs import admin, chouette, info, play, settings, social
 from fibsd.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -177,7 +177,10 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
         case c.Oldboard() | c.Oldmoves():
             play.old(r, session, command, out)
         case c.Board():
-            play.board(session, out)
+            if session.chouette is not None and session.table is None:
+                chouette.board(session, out)
+            else:
+                play.board(session, out)
         case c.Pip():
             play.pip(session, out)
         case c.Leave() | c.Panic():
@@ -186,7 +189,16 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             c.Roll() | c.Move() | c.Off() | c.Double() | c.Redouble() | c.Beaver()
             | c.Raccoon() | c.Otter() | c.Accept() | c.Reject() | c.Resign()
         ):
-            play.game_command(r, session, command, out)
+            if session.chouette is not None and session.table is None:
+                chouette.game_command(r, session, command, out)
+            else:
+                play.game_command(r, session, command, out)
+        case c.Chouette():
+            chouette.chouette(r, session, command, out)
+        case c.Team():
+            chouette.team(r, session, command, out)
+        case c.Boxside():
+            chouette.boxside(r, session, command, out)
         case c.RepeatLast():
             pass  # `!!` after `!!`: nothing to repeat
         case _:

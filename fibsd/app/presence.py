@@ -9,6 +9,7 @@ matches); the shell calls it, the registry never does.
 
 from __future__ import annotations
 
+from fibsd.app import chouettes
 from fibsd.app.lobby import Interruption, interrupt, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
@@ -76,6 +77,7 @@ def log_in(
     registry.announce_arrival(session, own_line + WHO_INFO_END, news=older is None, out=out)
     _finally_here(registry, session, out)
     _back_to_the_board(registry, session, taken_over, out)
+    chouettes.arrive(registry, session, out)
     return out
 
 
@@ -201,6 +203,8 @@ def shut_down(registry: Registry) -> Outcome:
 def leave_everything(registry: Registry, session: Session, how: Departure, out: Outcome) -> None:
     """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
     interrupt(registry, session, _INTERRUPTIONS[how], out)
+    if how is not Departure.REPLACED:  # (a takeover sits the new session down at once)
+        chouettes.depart(registry, session, out)
     gone = {
         Departure.DROPPED: Text.WATCHED_DROPS_CONNECTION,
         Departure.TIMED_OUT: Text.WATCHED_TIMED_OUT,

@@ -21,6 +21,7 @@ import attrs
 
 from fibsd.accounts import name_key
 from fibsd.app.outcome import ClipBytes, Lines, Outcome
+from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
 from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
@@ -67,6 +68,10 @@ class Registry:
         self._arrivals: list[_Arrival] = []
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table[Session]] = {}
+        #: The open chouettes by number (`fibsd.app.chouettes` loads the saved ones
+        #: on first use, so a restart resumes them).
+        self.chouettes: dict[int, ChouetteTable[Session]] = {}
+        self.chouettes_loaded = False
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS

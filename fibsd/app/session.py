@@ -19,6 +19,7 @@ import attrs
 
 from fibsd.accounts import Account, Toggles, name_key
 from fibsd.app.outcome import Outcome
+from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import Table
 from fibsd.limits import TokenBucket
 from protocol import commands as c
@@ -80,6 +81,8 @@ class Session:
     #: The match this user plays, if any, and the last one that ended (for oldmoves).
     table: Table[Session] | None = None
     last_table: Table[Session] | None = None
+    #: The chouette this user sits at, if any (docs/chouette.md).
+    chouette: ChouetteTable[Session] | None = None
     #: This user's outstanding invitation (one at a time).
     invitation: Invitation | None = None
     #: The player this user watches, and who watches this user.

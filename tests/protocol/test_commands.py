@@ -157,6 +157,35 @@ PARSED: list[tuple[str, Command]] = [
     ("bye", c.Bye()),
     ("wave", c.Wave()),
     ("!!", c.RepeatLast()),
+    # fibsd's chouette (docs/chouette.md): names after the cube verbs, and its commands.
+    ("double bob carol", c.Double(("bob", "carol"))),
+    ("accept bob", c.Accept(("bob",))),
+    ("reject bob carol", c.Reject(("bob", "carol"))),
+    ("beaver alice", c.Beaver(("alice",))),
+    ("raccoon bob", c.Raccoon(("bob",))),
+    ("resign g bob", c.Resign(ResignKind.GAMMON, ("bob",))),
+    ("chouette create single jacoby=off", c.Chouette(c.ChouetteAction.CREATE, ("single", "jacoby=off"))),
+    ("chouette list", c.Chouette(c.ChouetteAction.LIST)),
+    ("ch li", c.Chouette(c.ChouetteAction.LIST)),
+    ("chouette join alice", c.Chouette(c.ChouetteAction.JOIN, ("alice",))),
+    ("chouette leave", c.Chouette(c.ChouetteAction.LEAVE)),
+    ("chouette leave now", c.Chouette(c.ChouetteAction.LEAVE, ("now",))),
+    ("chouette start", c.Chouette(c.ChouetteAction.START)),
+    ("chouette show", c.Chouette(c.ChouetteAction.SHOW)),
+    ("chouette score", c.Chouette(c.ChouetteAction.SCORE)),
+    ("chouette kick bob", c.Chouette(c.ChouetteAction.KICK, ("bob",))),
+    ("chouette close", c.Chouette(c.ChouetteAction.CLOSE)),
+    ("chouette export", c.Chouette(c.ChouetteAction.EXPORT)),
+    ("chouette partner", c.Chouette(c.ChouetteAction.PARTNER)),
+    ("chouette partner Yes", c.Chouette(c.ChouetteAction.PARTNER, ("yes",))),
+    ("chouette extra", c.Chouette(c.ChouetteAction.EXTRA)),
+    ("chouette noextra", c.Chouette(c.ChouetteAction.NOEXTRA)),
+    ("chouette break", c.Chouette(c.ChouetteAction.BREAK)),
+    ("team hold the cube", c.Team("hold the cube")),
+    ("boxside we double", c.Boxside("we double")),
+    # fibsd's own verbs never make a FIBS abbreviation ambiguous.
+    ("te bob hi", c.Tell("bob", "hi")),
+    ("bo", c.Board()),
 ]
 
 ALIASES = ["bye", "adios", "ciao", "end", "exit", "logout", "quit", "tschoe"]
@@ -311,6 +340,12 @@ ERRORS = [
     ("whois", "** please give a name as an argument."),
     ("address", "** You didn't give your address."),
     ("resign", "** Type 'n' (normal), 'g' (gammon) or 'b' (backgammon) after resign."),
+    ("chouette", "** Usage: chouette create|list|join|leave|start|show|score|kick|close|export|partner|extra|noextra|break"),
+    ("chouette fly", "** Usage: chouette create|list|join|leave|start|show|score|kick|close|export|partner|extra|noextra|break"),
+    ("chouette join", "** chouette join needs one player's name."),
+    ("chouette kick a b", "** chouette kick needs one player's name."),
+    ("chouette leave later", "** Usage: chouette leave [now]"),
+    ("chouette partner maybe", "** Usage: chouette partner [yes|no]"),
     ("resign x", "** Type 'n' (normal), 'g' (gammon) or 'b' (backgammon) after resign."),
     ("toggle nonsense", "** Don't know how to toggle nonsense"),
     ("toggle a", "** Don't know how to toggle a"),  # ambiguous: allowpip, autoboard, ...
@@ -503,7 +538,18 @@ commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(c.Date, st.none() | words),
     st.builds(c.Help, st.none() | words),
     st.builds(c.Move, st.lists(st.tuples(points, points), max_size=4).map(tuple)),
-    st.builds(c.Resign, st.sampled_from(ResignKind)),
+    st.builds(c.Resign, st.sampled_from(ResignKind), st.lists(names, max_size=3).map(tuple)),
+    *(st.builds(cls, st.lists(names, max_size=3).map(tuple))
+      for cls in (c.Double, c.Accept, c.Reject, c.Beaver, c.Raccoon)),
+    st.builds(c.Chouette, st.sampled_from([a for a in c.ChouetteAction if a.value not in
+                                           ("create", "join", "kick", "leave")])),
+    st.builds(c.Chouette, st.just(c.ChouetteAction.CREATE), st.lists(words, max_size=4).map(tuple)),
+    st.builds(c.Chouette, st.sampled_from([c.ChouetteAction.JOIN, c.ChouetteAction.KICK]),
+              names.map(lambda n: (n,))),
+    st.builds(c.Chouette, st.just(c.ChouetteAction.LEAVE), st.sampled_from([(), ("now",)])),
+    st.builds(c.Chouette, st.just(c.ChouetteAction.PARTNER), st.sampled_from([(), ("yes",), ("no",)])),
+    st.builds(c.Team, texts.filter(lambda t: t.strip() == t and t != "")),
+    st.builds(c.Boxside, texts.filter(lambda t: t.strip() == t and t != "")),
 )
 
 login_lines: st.SearchStrategy[LoginLine] = st.one_of(
@@ -521,6 +567,7 @@ def test_the_strategy_covers_every_command_type() -> None:
         c.Oldboard, c.Oldmoves, c.Toggle, c.Set, c.Address, c.Password, c.Show, c.Ratings,
         c.Time, c.Date, c.Help, c.Move, c.Resign, c.Export, c.Shutdown, c.Broadcast, c.Kick,
         c.Ban, c.Unban, c.Mute, c.Unmute, c.Adduser, c.Invitecode,
+        c.Double, c.Accept, c.Reject, c.Beaver, c.Raccoon, c.Chouette, c.Team, c.Boxside,
     }
     assert covered == set(typing.get_args(Command))
 

@@ -62,6 +62,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if session.table is not None:
         out.to(session, TextLine.of(Text.YOU_ARE_ALREADY_PLAYING))
         return
+    if session.chouette is not None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_IN_CHOUETTE))
+        return
     target = registry.find(command.name)
     if target is None:
         out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=command.name))
@@ -73,7 +76,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         # Inviting always turns your own ready flag on (§5.2), silently but for the 5/6.
         session.set_toggle("ready", True, out)
         registry.announce_status(session, out)
-    if target.table is not None:
+    if target.table is not None or target.chouette is not None:
         out.to(session, TextLine.of(Text.ALREADY_PLAYING_WITH_SOMEONE, name=target.name))
         return
     if not target.account.toggles.ready:
@@ -148,6 +151,9 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
         else:
             out.to(session, TextLine.of(Text.TWO_GAMES_AT_ONCE))
         return
+    if session.chouette is not None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_IN_CHOUETTE))
+        return
     inviter = registry.find(command.name)
     if inviter is None:
         out.to(session, TextLine.of(Text.CANT_FIND_PLAYER, name=command.name))
@@ -206,7 +212,10 @@ def watch(registry: Registry, session: Session, command: c.Watch, out: Outcome) 
     out.to(session, TextLine.of(Text.NOW_WATCHING, name=target.name))
     out.to(target, TextLine.of(Text.IS_WATCHING_YOU, name=session.name))
     table = target.table
-    if table is None:
+    chouette = target.chouette
+    if table is None and chouette is not None and chouette.board_line(target.name) is not None:
+        chouette.board_for(session, out)  # a chouette: the captain's board
+    elif table is None:
         out.to(session, TextLine.of(Text.NOT_DOING_ANYTHING, name=target.name))
     else:
         seat = table.seat_of(target)
@@ -266,6 +275,10 @@ def board(session: Session, out: Outcome) -> None:
         return
     watched = session.watching
     if watched is not None:
+        if watched.table is None and watched.chouette is not None \
+                and watched.chouette.board_line(watched.name) is not None:
+            watched.chouette.board_for(session, out)
+            return
         if watched.table is None:
             out.to(session, TextLine.of(Text.IS_NOT_PLAYING, name=watched.name))
             return

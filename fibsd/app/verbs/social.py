@@ -53,6 +53,12 @@ def tell(registry: Registry, session: Session, command: c.Tell, out: Outcome) ->
     if session.key in target.gagged:
         out.to(session, TextLine.of(Text.WONT_LISTEN, name=target.name))
         return
+    table = session.chouette
+    if table is not None and target.chouette is table and not table.engine.may_talk_privately(
+            table.seated_name(session.name) or session.name, table.seated_name(target.name) or target.name):
+        # C43: two players of a running chouette game talk only as the table allows.
+        out.to(session, TextLine.of(Text.CHOUETTE_PRIVATE_REFUSED))
+        return
     out.to(target, Says(session.name, command.text))
     out.to(session, YouSay(target.name, command.text))
     if target.away_message is not None:

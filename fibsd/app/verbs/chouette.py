@@ -1,0 +1,339 @@
+"""Chouette commands: `chouette …`, the game verbs at a chouette, `team` and `boxside`.
+
+Checks who may do what (at a table or not, the owner's rights, the box or the captain
+on turn) and hands the rest to the player's `ChouetteTable` (the engine decides every
+rule and its refusals are worded there) or to `fibsd.app.chouettes` (seats, start,
+close). Every command of a table's user first lets the table's clock catch up
+(`chouettes.tick_table`), so deadlines hold even between the shell's ticks.
+"""
+
+from __future__ import annotations
+
+from fibsd.app import chouettes
+from fibsd.app.outcome import Outcome
+from fibsd.app.play.chouette import ChouetteTable, signed
+from fibsd.app.play.notation import bearoff_text
+from fibsd.app.registry import Registry
+from fibsd.app.session import Session
+from fibsd.app.verbs.social import refuse_if_muted
+from fibsd.rules import GamePhase, GameResult, greedy_bearoff
+from fibsd.rules.chouette import Answer, Holder, TablePhase
+from protocol import commands as c
+from protocol.messages import TextLine
+from protocol.wording import Text
+
+_RESULTS = {
+    c.ResignKind.NORMAL: GameResult.SINGLE,
+    c.ResignKind.GAMMON: GameResult.GAMMON,
+    c.ResignKind.BACKGAMMON: GameResult.BACKGAMMON,
+}
+
+Table = ChouetteTable[Session]
+
+
+def chouette(registry: Registry, session: Session, command: c.Chouette, out: Outcome) -> None:
+    action = command.action
+    A = c.ChouetteAction
+    if action is A.LIST:
+        _list(registry, session, out)
+        return
+    if action is A.CREATE or action is A.JOIN:
+        if session.chouette is not None:
+            out.to(session, TextLine.of(Text.CHOUETTE_ALREADY_AT_ONE))
+        elif session.table is not None:
+            out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_PLAYING))
+        elif action is A.CREATE:
+            chouettes.create(registry, session, command.words, out)
+        else:
+            chouettes.join(registry, session, command.words[0], out)
+        return
+    table = session.chouette
+    if table is None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_AT_ONE))
+        return
+    chouettes.tick_table(registry, table, out)
+    if session.chouette is not table:
+        return  # the clock took him off the table
+    match action:
+        case A.LEAVE:
+            chouettes.leave(registry, session, command.words == ("now",), out)
+        case A.START:
+            chouettes.start(registry, session, out)
+        case A.SHOW:
+            _show(table, session, out)
+        case A.SCORE:
+            _score(table, session, out)
+        case A.KICK:
+            chouettes.kick(registry, session, command.words[0], out)
+        case A.CLOSE:
+            chouettes.close(registry, session, out)
+        case A.EXPORT:
+            _export(table, session, out)
+        case A.PARTNER | A.EXTRA | A.NOEXTRA | A.BREAK:
+            _table_choice(table, session, command, out)
+            chouettes.settle(registry, table, out)
+        case _:
+            raise AssertionError(f"unhandled chouette action {action}")
+
+
+def _table_choice(table: Table, session: Session, command: c.Chouette, out: Outcome) -> None:
+    """`chouette partner [yes|no]`, `extra`, `noextra`, `break`."""
+    engine = table.engine
+    me = table.seated_name(session.name) or session.name
+    match command.action:
+        case c.ChouetteAction.PARTNER:
+            if command.words:
+                yes = command.words == ("yes",)
+                table.act(session, lambda: engine.partner_answer(me, yes), out)
+            else:
+                table.act(session, lambda: engine.request_partner(me), out)
+        case c.ChouetteAction.EXTRA:
+            table.act(session, lambda: engine.extra(me), out)
+        case c.ChouetteAction.NOEXTRA:
+            table.act(session, lambda: engine.decline_extra(me), out)
+        case _:
+            on = me not in engine.sitting_out
+            table.act(session, lambda: engine.sit_out(me, on), out)
+
+
+# ------------------------------------------------------------------ listings
+
+
+def _list(registry: Registry, session: Session, out: Outcome) -> None:
+    known = chouettes.tables(registry)
+    if not known:
+        out.to(session, TextLine.of(Text.CHOUETTE_NONE))
+        return
+    out.to(session, TextLine.of(Text.CHOUETTE_LIST_HEADER))
+    for table in known.values():
+        engine = table.engine
+        stage = "playing" if engine.phase is TablePhase.PLAYING else engine.phase.name.lower()
+        cubes = engine.settings.cubes.value
+        out.to(session, TextLine.of(Text.CHOUETTE_LIST_ENTRY, n=table.id, name=table.owner,
+                                    count=len(engine.seated), text=f"{stage} {cubes}"))
+
+
+def _show(table: Table, session: Session, out: Outcome) -> None:
+    engine = table.engine
+    settings = ", ".join(f"{key}={value}" for key, value in engine.settings.describe())
+    out.to(session, TextLine.of(Text.CHOUETTE_SHOW_HEADER, n=table.id, name=table.owner, text=settings))
+    queue = []
+    for name in engine.seated:
+        marks = []
+        if name == engine.box:
+            marks.append("box")
+        if name == engine.partner:
+            marks.append("partner")
+        if name == engine.captain:
+            marks.append("captain")
+        if name in engine.sitting_out:
+            marks.append("sitting out")
+        if name in engine.leaving:
+            marks.append("leaving")
+        if name.lower() in table.away:
+            marks.append("away")
+        queue.append(f"{name} ({', '.join(marks)})" if marks else name)
+    out.to(session, TextLine.of(Text.CHOUETTE_SHOW_QUEUE, names=", ".join(queue) or "-"))
+    game = engine.game
+    if game is not None and engine.box is not None:
+        turn = "opening" if game.turn is None else (engine.box if game.turn == 0 else engine.captain or "-")
+        out.to(session, TextLine.of(Text.CHOUETTE_SHOW_GAME, n=engine.game_number, name=engine.box,
+                                    player=engine.captain or "-", text=f"{turn} ({game.phase.name.lower()})"))
+        offered = {cid for cid, _, _ in engine.pending_offers()}
+        for contract in engine.contracts:
+            owner = {None: "centred", Holder.BOX: f"{contract.box_side}'s",
+                     Holder.TEAM: f"{contract.member}'s"}[contract.owner]
+            state = "in play" if contract.live else "settled"
+            if contract.cid in offered:
+                state = "doubled, waiting for the answer"
+            text = f"{owner}, {state}" + ("" if contract.kind.name == "MAIN" else f" ({contract.kind.name.lower()})")
+            out.to(session, TextLine.of(Text.CHOUETTE_SHOW_CONTRACT, name=contract.member,
+                                        opponent=contract.box_side, cube=contract.value, text=text))
+    waiting = engine.waiting_for()
+    if waiting:
+        out.to(session, TextLine.of(Text.CHOUETTE_SHOW_WAITING, names=", ".join(waiting)))
+
+
+def _score(table: Table, session: Session, out: Outcome) -> None:
+    engine = table.engine
+    ledger = engine.ledger
+    out.to(session, TextLine.of(Text.CHOUETTE_SCORE_HEADER, n=table.id, count=len(ledger.games)))
+    for standing in ledger.standings(engine.seated):
+        text = (f"{signed(standing.total)} in {standing.games} games"
+                f" ({standing.box_games} as box, {standing.box_wins} won)")
+        out.to(session, TextLine.of(Text.CHOUETTE_SCORE_ROW, name=standing.name, text=text))
+
+
+def _export(table: Table, session: Session, out: Outcome) -> None:
+    """The per-game record of the table, as text (one line per game)."""
+    engine = table.engine
+    games = engine.ledger.games
+    if not games:
+        out.to(session, TextLine.of(Text.CHOUETTE_NO_RECORD))
+        return
+    settings = ", ".join(f"{key}={value}" for key, value in engine.settings.describe())
+    out.to(session, TextLine.of(Text.CHOUETTE_EXPORT_HEADER, n=table.id, text=settings))
+    for record in games:
+        deltas = ", ".join(f"{name} {signed(delta)}" for name, delta in record.deltas)
+        result = "box won" if record.box_won else "box lost"
+        out.to(session, TextLine.of(Text.CHOUETTE_EXPORT_GAME, n=record.game, name=record.box,
+                                    player=record.captain, text=f"{result}: {deltas}"))
+
+
+# ------------------------------------------------------------------ the game verbs
+
+
+def _names(table: Table, session: Session, typed: tuple[str, ...], out: Outcome) -> list[str] | None:
+    """The named players as the table spells them; None (and a refusal) if one is not
+    at the table."""
+    names = []
+    for word in typed:
+        name = table.seated_name(word)
+        if name is None:
+            out.to(session, TextLine.of(Text.CHOUETTE_NOT_SEATED))
+            return None
+        names.append(name)
+    return names
+
+
+def board(session: Session, out: Outcome) -> None:
+    table = session.chouette
+    assert table is not None
+    if table.board_line(session.name) is None:
+        out.to(session, TextLine.of(Text.NOT_PLAYING))
+        return
+    table.board_for(session, out)
+
+
+def game_command(registry: Registry, session: Session, command: c.Command, out: Outcome) -> None:
+    """roll, move, off, double, accept, reject, beaver, raccoon, resign at a chouette."""
+    table = session.chouette
+    assert table is not None
+    chouettes.tick_table(registry, table, out)
+    if session.chouette is not table:
+        return
+    engine = table.engine
+    me = table.seated_name(session.name) or session.name
+    if engine.game is None:
+        out.to(session, TextLine.of(Text.NOT_PLAYING))
+        return
+    match command:
+        case c.Roll():
+            _roll(table, session, me, out)
+        case c.Move():
+            if table.seat_of(me) is None:
+                out.to(session, TextLine.of(Text.CHOUETTE_NOT_BOX_OR_CAPTAIN))
+            elif engine.game.phase is not GamePhase.AWAITING_MOVE or engine.game.turn != table.seat_of(me):
+                out.to(session, TextLine.of(Text.NOT_YOUR_TURN_TO_MOVE))
+            else:
+                table.move(session, command.moves, out)
+        case c.Off():
+            _off(table, session, me, out)
+        case c.Double() | c.Redouble():
+            names = command.names if isinstance(command, c.Double) else ()
+            targets = _names(table, session, names, out)
+            if targets is not None:
+                table.act(session, lambda: engine.double(me, targets or None), out)
+        case c.Accept(names) | c.Reject(names) | c.Beaver(names):
+            targets = _names(table, session, names, out)
+            if targets is None:
+                return
+            resigned_to_me = any(answerer == me for _, _, answerer, _ in engine.pending_resignations())
+            if resigned_to_me and not isinstance(command, c.Beaver):
+                accept = isinstance(command, c.Accept)
+                table.act(session, lambda: engine.answer_resignation(me, accept, targets or None), out)
+            else:
+                answer = {c.Accept: Answer.TAKE, c.Reject: Answer.DROP, c.Beaver: Answer.BEAVER}[type(command)]
+                table.act(session, lambda: engine.answer(me, answer, targets or None), out)
+        case c.Raccoon(names):
+            targets = _names(table, session, names, out)
+            if targets is not None:
+                table.act(session, lambda: engine.raccoon(me, targets or None), out)
+        case c.Otter():
+            out.to(session, TextLine.of(Text.CHOUETTE_NO_BEAVERS))
+        case c.Resign(kind, names):
+            targets = _names(table, session, names, out)
+            if targets is not None:
+                result = _RESULTS[kind]
+                table.act(session, lambda: engine.resign(me, result, targets or None), out)
+        case _:
+            raise AssertionError(f"not a game verb: {command!r}")
+    chouettes.settle(registry, table, out)
+
+
+def _roll(table: Table, session: Session, me: str, out: Outcome) -> None:
+    engine = table.engine
+    game = engine.game
+    assert game is not None
+    seat = table.seat_of(me)
+    if table.open_game(me, out):
+        return
+    if seat is None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_BOX_OR_CAPTAIN))
+    elif table.may_roll(me):
+        table.roll(me, out)
+    elif game.phase is GamePhase.AWAITING_MOVE and game.turn == seat:
+        out.to(session, TextLine.of(Text.ALREADY_ROLLED))
+    elif game.turn != seat or game.phase is not GamePhase.AWAITING_ROLL:
+        out.to(session, TextLine.of(Text.NOT_YOUR_TURN_TO_ROLL))
+    elif engine.pending_resignations():
+        out.to(session, TextLine.of(Text.CHOUETTE_RESIGNATION_PENDING))
+    elif engine.extras_givers:
+        out.to(session, TextLine.of(Text.CHOUETTE_EXTRAS_OPEN))
+    elif engine.pending_offers():
+        out.to(session, TextLine.of(Text.CHOUETTE_ANSWERS_PENDING))
+    else:
+        out.to(session, TextLine.of(Text.CHOUETTE_PARTNER_PENDING))
+
+
+def _off(table: Table, session: Session, me: str, out: Outcome) -> None:
+    game = table.engine.game
+    seat = table.seat_of(me)
+    if game is None or seat is None or game.turn != seat or game.phase is not GamePhase.AWAITING_MOVE \
+            or game.dice is None:
+        out.to(session, TextLine.of(Text.NOT_YOUR_TURN))
+        return
+    play = greedy_bearoff(game.position_for(seat), game.dice)
+    if play is None:
+        out.to(session, TextLine.of(Text.CANT_BEAR_OFF_ALL))
+        return
+    out.to(session, TextLine.of(Text.BEAR_OFF, bearoff=bearoff_text(play.moves, is_o=seat == 0)))
+    table.act(session, lambda: table.engine.play(me, play), out)
+
+
+# ------------------------------------------------------------------ consultation
+
+
+def team(registry: Registry, session: Session, command: c.Team, out: Outcome) -> None:
+    """`team TEXT`: to the live team members, as the consultation mode allows (C39-C43)."""
+    if refuse_if_muted(registry, session, out):
+        return
+    table = session.chouette
+    if table is None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_AT_ONE))
+        return
+    engine = table.engine
+    me = table.seated_name(session.name) or session.name
+    if not engine.may_team_talk(me):
+        out.to(session, TextLine.of(Text.CHOUETTE_TALK_REFUSED))
+        return
+    line = TextLine.of(Text.CHOUETTE_TEAM_SAYS, name=me, text=command.text)
+    out.to_each([o for name in engine.team_audience() if (o := table.occupant(name)) is not None], line)
+
+
+def boxside(registry: Registry, session: Session, command: c.Boxside, out: Outcome) -> None:
+    """`boxside TEXT`: the box and his partner (C39)."""
+    if refuse_if_muted(registry, session, out):
+        return
+    table = session.chouette
+    if table is None:
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_AT_ONE))
+        return
+    engine = table.engine
+    me = table.seated_name(session.name) or session.name
+    if not engine.may_boxside_talk(me):
+        out.to(session, TextLine.of(Text.CHOUETTE_BOXSIDE_REFUSED))
+        return
+    line = TextLine.of(Text.CHOUETTE_BOXSIDE_SAYS, name=me, text=command.text)
+    audience = [engine.box, engine.partner]
+    out.to_each([o for name in audience if (o := table.occupant(name)) is not None], line)
