@@ -32,7 +32,7 @@ def tables(registry: Registry) -> dict[int, ChouetteTable[Session]]:
             try:
                 table: ChouetteTable[Session] = ChouetteTable.from_saved(
                     data, clock=registry.clock, roll_counts=registry.roll_counts,
-                    dice=registry.restored_match_dice(dice if isinstance(dice, dict) else None),
+                    dice=registry.match_dice.restored(dice if isinstance(dice, dict) else None),
                 )
             except ValueError:
                 continue  # an unreadable table is left in the store, not resumed
@@ -88,7 +88,7 @@ def create(registry: Registry, session: Session, words: tuple[str, ...], out: Ou
         return
     known = tables(registry)
     table_id = max([registry.store.last_chouette_id(), *known]) + 1
-    dice = registry.new_match_dice()
+    dice = registry.match_dice.new()
     table: ChouetteTable[Session] = ChouetteTable(
         Chouette(settings, [session.name]), table_id=table_id, owner=session.name,
         clock=registry.clock, dice=dice, roll_counts=registry.roll_counts,
