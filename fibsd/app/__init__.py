@@ -2,7 +2,7 @@
 
     dispatch                 one command line -> Outcome (rate limit, parse, match/assert_never)
     verbs/ | presence        the command handlers | arrivals and departures
-    lobby                    a match's life around the table (start, resume, interrupt, finish)
+    lobby | chouettes        a match's | a chouette's life around the table (start, finish, ...)
     registry                 who is online, the status fan-out, the server's services
     presentation             domain values -> codec messages; what a message is for one user
     session                  one user's state (no services, no dispatch)
