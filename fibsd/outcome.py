@@ -82,10 +82,6 @@ class Outcome:
     #: out together (`Registry.take_departures`): thousands leaving at once reach each
     #: user as one piece.
     departures: list[object] = attrs.field(factory=list)
-    #: Logins to announce to everyone else (CLIP 7 and 5). Once committed they join the
-    #: other arrivals (`Registry.add_arrivals`) and go out together (`take_arrivals`):
-    #: the logins of a storm reach each user as one piece per scheduler pass.
-    arrivals: list[object] = attrs.field(factory=list)
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""
@@ -126,6 +122,5 @@ class Outcome:
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
         self.departures.extend(other.departures)
-        self.arrivals.extend(other.arrivals)
         if other.shutdown_in_seconds is not None:
             self.shutdown_in_seconds = other.shutdown_in_seconds
