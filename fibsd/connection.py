@@ -49,7 +49,7 @@ class Outbox:
     `counted` is the number of pieces the outbox bound applies to: status pieces are left
     out (there is at most one per user, see `put_status`)."""
 
-    __slots__ = ("pieces", "counted", "_status_at")
+    __slots__ = ("_status_at", "counted", "pieces")
 
     def __init__(self) -> None:
         self.pieces: list[bytes] = []
