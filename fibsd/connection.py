@@ -100,11 +100,9 @@ class Flusher:
     Lines queued by all the commands handled in one pass of the trio scheduler go out
     together: one system call per connection however many lines it was sent."""
 
-    #: A pass that took longer than this is followed by a pause PAUSE_RATIO times as
-    #: long (at most MAX).
+    #: A pass that took longer than this is followed by a pause as long (at most MAX).
     PAUSE_AFTER_SECONDS = 0.001
-    PAUSE_RATIO = 2.0
-    MAX_PAUSE_SECONDS = 0.1
+    MAX_PAUSE_SECONDS = 0.05
 
     def __init__(self) -> None:
         self._dirty: dict[Connection, None] = {}
@@ -128,15 +126,13 @@ class Flusher:
                     self._wake = trio.Event()
                     started = trio.current_time()
                     self.flush_marked()
-                    # Flush at most a third of the time: after a long pass (thousands of
-                    # connections, e.g. logins announced to everyone) let the commands
-                    # run for twice as long, so that the next pass sends each connection
-                    # more lines with one system call (the sends were half of the
-                    # server's time in a 10,000-login ramp-up). A short pass costs no
-                    # delay to speak of.
+                    # Flush at most half of the time: after a long pass (thousands of
+                    # connections, e.g. a login announced to everyone) let the commands
+                    # run for as long, so that the next pass sends each connection more
+                    # lines with one system call. A short pass costs no delay to speak of.
                     spent = trio.current_time() - started
                     if spent > self.PAUSE_AFTER_SECONDS:
-                        await trio.sleep(min(spent * self.PAUSE_RATIO, self.MAX_PAUSE_SECONDS))
+                        await trio.sleep(min(spent, self.MAX_PAUSE_SECONDS))
             finally:
                 self._nursery = None
                 self.flush_marked()

@@ -318,9 +318,7 @@ class Server:
         """Log `session` in and deliver its greeting. (A method of its own, so that the
         login's outcome, with its who list of every user online, is not kept alive for
         as long as the session lasts.)"""
-        # A newcomer hears of no departure before its arrival; earlier logins still to be
-        # announced stay pending (take_arrivals leaves them out for the newcomer).
-        self._deliver_departures(arrivals=False)
+        self._deliver_departures()  # a newcomer hears of no departure before its arrival
         outcome = presence.log_in(
             self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
@@ -368,16 +366,7 @@ class Server:
             self.registry.add_departures(outcome.departures)
             self._departures_arrived.set()
         else:  # what is said after a departure reaches everyone after its notice
-            # (and after the arrivals before it, but for a login: logins go out together)
-            self._deliver_departures(arrivals=not outcome.arrivals)
-        if outcome.arrivals:  # announced together with the others of this pass
-            self.registry.add_arrivals(outcome.arrivals)
-            if any(to is not issuer for recipients, _message in outcome.deliveries for to in recipients):
-                # The login tells others something (a waitfor, a resumed match): they
-                # hear of the arrival first.
-                self._deliver_departures()
-            else:
-                self._departures_arrived.set()
+            self._deliver_departures()
         self._deliver(outcome, issuer=issuer)
         await self._commit(outcome.writes_after_delivery)
         if outcome.off_loop is not None:
@@ -413,21 +402,15 @@ class Server:
         finally:
             self._chouette_ticker = False
 
-    def _deliver_departures(self, *, arrivals: bool = True) -> None:
-        """Send the pending logout notices, after the pending login announcements (all of
-        them with `arrivals`, else only if a departure must follow them)."""
-        registry = self.registry
-        if registry.arrivals_pending and (arrivals or registry.departures_pending):
-            self._deliver(registry.take_arrivals(), issuer=None)
-        if registry.departures_pending:
-            self._deliver(registry.take_departures(), issuer=None)
+    def _deliver_departures(self) -> None:
+        if self.registry.departures_pending:
+            self._deliver(self.registry.take_departures(), issuer=None)
 
     async def _run_departures(
         self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> None:
-        """Send the logout notices (and login announcements) of each scheduler pass
-        together: when thousands drop or log in at once, everyone gets one piece instead
-        of one per departure or login."""
+        """Send the logout notices of each scheduler pass's departures together: when
+        thousands drop at once, everyone gets one piece instead of one per departure."""
         task_status.started()
         while True:
             await self._departures_arrived.wait()

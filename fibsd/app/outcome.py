@@ -84,11 +84,6 @@ class Outcome:
     #: out together (`Registry.take_departures`): thousands leaving at once reach each
     #: user as one piece.
     departures: list[LogoutNotice] = attrs.field(factory=list)
-    #: Logins to announce to everyone else (CLIP 7 and 5). Once committed they join the
-    #: other arrivals (`Registry.add_arrivals`) and go out together (`take_arrivals`):
-    #: the logins of a storm reach each user as one piece per scheduler pass. (Typed
-    #: loosely: the registry's arrival record names a session, a rung above this one.)
-    arrivals: list[object] = attrs.field(factory=list)
 
     def to(self, recipient: Recipient, *messages: object) -> None:
         """Deliver `messages` to `recipient`, in order."""
@@ -129,6 +124,5 @@ class Outcome:
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
         self.departures.extend(other.departures)
-        self.arrivals.extend(other.arrivals)
         if other.shutdown_in_seconds is not None:
             self.shutdown_in_seconds = other.shutdown_in_seconds

@@ -17,8 +17,6 @@ from __future__ import annotations
 import collections
 from collections.abc import Iterable, Iterator
 
-import attrs
-
 from fibsd.accounts import name_key
 from fibsd.app.outcome import ClipBytes, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
@@ -64,8 +62,6 @@ class Registry:
         self._who_list_second = -1
         #: Logout notices not yet sent (`take_departures`).
         self._departures: list[LogoutNotice] = []
-        #: Logins not yet announced to the others (`take_arrivals`).
-        self._arrivals: list[_Arrival] = []
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table[Session]] = {}
         #: The open chouettes by number (`fibsd.app.chouettes` loads the saved ones
@@ -156,56 +152,24 @@ class Registry:
     def announce_arrival(self, session: Session, status: bytes, *, news: bool, out: Outcome) -> None:
         """Everyone else learns of `session`: its who-info (CLIP) and, for users with
         `notify` on, the login notice (not when a login replaced the same user's: they
-        never left). Sent with the other logins of the moment by `take_arrivals`."""
-        out.arrivals.append(_Arrival(session, status, news))
-
-    def add_arrivals(self, arrivals: list[object]) -> None:
-        """Logins whose writes are committed, to announce with `take_arrivals`."""
-        for arrival in arrivals:
-            assert isinstance(arrival, _Arrival)
-            self._arrivals.append(arrival)
-
-    @property
-    def arrivals_pending(self) -> bool:
-        return bool(self._arrivals)
-
-    def take_arrivals(self) -> Outcome:
-        """The announcements of every login since the last call, in order, as one piece
-        per recipient, built once per kind of recipient. A user who logged in among them
-        gets only those of the logins after its own (its who list showed the earlier
-        ones). The shell delivers them before any command's outcome and any departure,
-        so nothing a newcomer says or does reaches anyone before its arrival.
-
-        Thousands logging in at once thus cost one piece per user online per scheduler
-        pass, not one per login and user online (the cost of a login storm grew with the
-        square of its size)."""
-        out = Outcome()
-        if not self._arrivals:
-            return out
-        arrivals, self._arrivals = self._arrivals, []
-        order = {id(arrival.session): index for index, arrival in enumerate(arrivals)}
-        # Recipients by (first arrival they hear of, CLIP, notify), in order of appearance.
-        groups: dict[tuple[int, bool, bool], list[Session]] = {}
+        never left). Each recipient gets one piece, built once per kind of recipient."""
+        notice = LoginNotice.logs_in(session.name)
+        clip_notice = ClipBytes(encode_line(notice.clip_line()) + status)
+        clip_status = ClipBytes(status, status_of=session.key)
+        notified_clip: list[Session] = []
+        other_clip: list[Session] = []
+        notified_telnet: list[Session] = []
         for other in self._online.values():
-            first = order.get(id(other), -1) + 1
-            if first < len(arrivals) and (other.clip or other.account.toggles.notify):
-                groups.setdefault((first, other.clip, other.account.toggles.notify), []).append(other)
-        for (first, clip, notify), recipients in groups.items():
-            heard = arrivals[first:]
-            if clip and len(heard) == 1 and not (notify and heard[0].news):
-                # A status line alone: it coalesces in a slow reader's outbox.
-                out.to_each(recipients, ClipBytes(heard[0].status, status_of=heard[0].session.key))
-            elif clip:
-                out.to_each(recipients, ClipBytes(b"".join(
-                    (encode_line(LoginNotice.logs_in(a.session.name).clip_line()) + a.status)
-                    if notify and a.news else a.status
-                    for a in heard
-                )))
-            else:
-                for arrival in heard:
-                    if arrival.news:
-                        out.to_each(recipients, LoginNotice.logs_in(arrival.session.name))
-        return out
+            if other is session:
+                continue
+            notify = news and other.account.toggles.notify
+            if other.clip:
+                (notified_clip if notify else other_clip).append(other)
+            elif notify:
+                notified_telnet.append(other)
+        out.to_each(notified_clip, clip_notice)
+        out.to_each(other_clip, clip_status)
+        out.to_each(notified_telnet, notice)
 
     def clear(self) -> list[Session]:
         """Everyone leaves at once (a shutdown); returns who was online, in login order."""
@@ -256,13 +220,3 @@ class Registry:
             (other for other in self._online.values() if other.clip and other is not skip),
             ClipBytes(line + WHO_INFO_END, status_of=session.key),
         )
-
-
-@attrs.frozen
-class _Arrival:
-    """A login to announce: the newcomer, its encoded who-info (5 and 6), and whether it
-    is news (not a login that replaced the same user's session)."""
-
-    session: Session
-    status: bytes
-    news: bool

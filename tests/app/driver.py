@@ -74,7 +74,7 @@ class CoreDriver:
         outcome = presence.log_in(self.registry, session, previous_login_at=account.last_login_at,
                                   previous_host=account.last_login_host)
         self.check_login(session, outcome)
-        self.apply(outcome, issuer=session)
+        self.apply(outcome)
         return session
 
     def check_login(self, session: Session, outcome: Outcome) -> None:
@@ -104,23 +104,18 @@ class CoreDriver:
         lines, self.inbox[name] = self.inbox[name], []
         return lines
 
-    def apply(self, outcome: Outcome, *, issuer: Session | None = None) -> None:
+    def apply(self, outcome: Outcome) -> None:
         """As the shell (`Server._apply`): commit (one batch; any failed write fails), the
-        pending login and logout announcements in the shell's order, the deliveries, the
-        writes after delivery, the off-loop job, the closes; then what the shell's next
-        scheduler pass sends (the announcements gathered meanwhile)."""
+        pending logout announcements in the shell's order, the deliveries, the writes
+        after delivery, the off-loop job, the closes; then what the shell's next
+        scheduler pass sends (the logout notices gathered meanwhile)."""
         errors = self.store.run_batch(outcome.writes)
         failed = [error for error in errors if error is not None]
         assert not failed, f"a write failed: {failed!r}"
-        registry = self.registry
         if outcome.departures:  # announced together, after this outcome's lines
-            registry.add_departures(outcome.departures)
-        else:
-            self._announce(arrivals=not outcome.arrivals)
-        if outcome.arrivals:
-            registry.add_arrivals(outcome.arrivals)
-            if any(to is not issuer for to, _ in outcome.pairs()):
-                self._announce()  # others hear of the arrival before what it tells them
+            self.registry.add_departures(outcome.departures)
+        else:  # what is said after a departure reaches everyone after its notice
+            self._announce()
         self._deliver(outcome)
         for write in outcome.writes_after_delivery:
             write(self.store)
@@ -131,12 +126,9 @@ class CoreDriver:
             self.apply(presence.log_out(self.registry, recipient, Departure.DROPPED))
         self._announce()  # the next scheduler pass
 
-    def _announce(self, *, arrivals: bool = True) -> None:
-        registry = self.registry
-        if registry.arrivals_pending and (arrivals or registry.departures_pending):
-            self._deliver(registry.take_arrivals())
-        if registry.departures_pending:
-            self._deliver(registry.take_departures())
+    def _announce(self) -> None:
+        if self.registry.departures_pending:
+            self._deliver(self.registry.take_departures())
 
     def _deliver(self, outcome: Outcome) -> None:
         for recipient, message in outcome.pairs():

@@ -131,7 +131,7 @@ def test_forgotten_games_leave_memory_and_come_back_in_the_record(tmp_path: Path
     import random
 
     from fibsd.app.play.history import score_before
-    from fibsd.rules import Match, MatchOptions
+    from fibsd.rules import MatchOptions
     from tests.app.random_matches import play_match
 
     match = play_match(random.Random(4), MatchOptions(length=None), max_games=9)

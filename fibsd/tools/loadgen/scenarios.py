@@ -27,7 +27,7 @@ from fibsd.tools.loadgen.serverproc import (
     machine_cpu_seconds,
     own_cpu_seconds,
 )
-from fibsd.tools.loadgen.wire import Closed, LineClient
+from fibsd.tools.loadgen.wire import Closed, Drainer, LineClient
 
 LOGIN_PROMPT = b"login: "
 CLIENT_NAME = "fibsd_loadgen"
@@ -167,7 +167,8 @@ class Held:
 
     clients: dict[str, LineClient] = attrs.field(factory=dict)
     login_seconds: list[float] = attrs.field(factory=list)
-    dropped: int = 0
+    #: Reads the sessions nobody else reads (and counts those the server dropped).
+    drainer: Drainer = attrs.field(factory=Drainer)
     failed_logins: int = 0
     #: Logins cut off by the ramp-up bound.
     not_logged_in: int = 0
@@ -175,20 +176,19 @@ class Held:
     progress: list[tuple[int, int]] = attrs.field(factory=list)
     failures: list[str] = attrs.field(factory=list)
 
-
-async def _drain(client: LineClient, held: Held) -> None:
-    try:
-        await client.drain_forever()
-    except Closed:
-        held.dropped += 1
+    @property
+    def dropped(self) -> int:
+        """Drained sessions the server closed."""
+        return self.drainer.dropped
 
 
 async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common: Common,
                      *, drain: Callable[[str], bool]) -> Held:
     """Log everyone in with at most `login_concurrency` logins in flight.
 
-    Sessions for which `drain(name)` is true get a task that reads and discards their
-    input until the end; the others are returned for the caller to read.
+    Sessions for which `drain(name)` is true are read and discarded until the end by the
+    `Held.drainer` (stopped by `stop_server`); the others are returned for the caller
+    to read.
     """
     held = Held()
     limiter = trio.CapacityLimiter(common.login_concurrency)
@@ -206,7 +206,7 @@ async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common:
         held.clients[name] = client
         held.login_seconds.append(seconds)
         if drain(name):
-            nursery.start_soon(_drain, client, held)
+            held.drainer.add(client)
 
     common.phase("login")
 
@@ -226,7 +226,7 @@ async def log_in_all(nursery: trio.Nursery, port: int, names: list[str], common:
     return held
 
 
-async def stop_server(server: ServerProcess, report: Report) -> None:
+async def stop_server(server: ServerProcess, report: Report, held: Held | None = None) -> None:
     """Check the server's health, then stop it (SIGTERM by PID, bounded) while every
     session is still connected, as an operator stops a busy server: closing the clients
     first would measure a mass disconnection instead (each departure is announced to
@@ -239,6 +239,8 @@ async def stop_server(server: ServerProcess, report: Report) -> None:
     status = await trio.to_thread.run_sync(server.stop)
     report.add("server_stop_seconds", time.perf_counter() - started)
     report.add("server_exit_status", status)
+    if held is not None:
+        held.drainer.stop()
 
 
 def _login_figures(report: Report, held: Held, requested: int) -> None:
@@ -284,7 +286,7 @@ async def run_hold(server: ServerProcess, sessions: int, hold_seconds: float, co
         report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
-        await stop_server(server, report)
+        await stop_server(server, report, held)
         nursery.cancel_scope.cancel()
     return report
 
@@ -315,7 +317,7 @@ async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Rep
         report.add("errors", held.failed_logins + held.dropped + held.not_logged_in)
         for failure in held.failures:
             report.add("error_sample", failure)
-        await stop_server(server, report)
+        await stop_server(server, report, held)
         nursery.cancel_scope.cancel()
     return report
 
@@ -421,7 +423,7 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         report.add("errors", stats.errors + errors_at_login + held.dropped)
         for sample in stats.error_samples + held.failures:
             report.add("error_sample", sample)
-        await stop_server(server, report)
+        await stop_server(server, report, held)
         nursery.cancel_scope.cancel()
     return report
 
