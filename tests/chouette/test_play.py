@@ -92,6 +92,16 @@ def test_parse_settings() -> None:
             parse_settings(words)
 
 
+def test_the_doubling_window_setting_is_gone_but_old_tables_load() -> None:
+    # It did nothing (members double until the captain rolls), so it is refused now;
+    # a table saved while it existed still loads, the key ignored.
+    with pytest.raises(BadSetting, match="no such setting"):
+        parse_settings(["double_window_seconds=5"])
+    assert "double_window_seconds" not in Settings().to_dict()
+    old = {**Settings().to_dict(), "double_window_seconds": 10}
+    assert Settings.from_dict(old) == Settings()
+
+
 # --- seats and order --------------------------------------------------------------
 
 

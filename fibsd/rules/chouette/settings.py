@@ -101,7 +101,10 @@ class Settings:
     rotation: Rotation = Rotation.CAPTAIN
     join: JoinMode = JoinMode.END
     seats_max: int = attrs.field(default=SEATS_LIMIT, validator=_range(3, SEATS_LIMIT))
-    double_window_seconds: int = attrs.field(default=10, validator=_range(1, 600))
+    # No `double_window_seconds` (C19): the spec's window only holds the captain's roll
+    # for members who turned autoroll off (C26), which fibsd does not offer; members
+    # double until the captain rolls. Saved tables that still carry the key load fine
+    # (`from_dict` reads only the fields below).
     answer_seconds: int = attrs.field(default=60, validator=_range(5, 3600))
     box_absent_seconds: int = attrs.field(default=300, validator=_range(10, 3600))
 
@@ -120,7 +123,8 @@ class Settings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
-        """Inverse of `to_dict`; raises ValueError (a `BadSetting`) on bad data."""
+        """Inverse of `to_dict`; raises ValueError (a `BadSetting`) on bad data. Keys
+        of settings fibsd no longer has (`double_window_seconds`) are ignored."""
         try:
             kwargs: dict[str, Any] = {
                 f.name: _convert(f.name, data[f.name]) for f in attrs.fields(cls)
