@@ -52,8 +52,10 @@ def find(registry: Registry, name: str) -> ChouetteTable[Session] | None:
 
 def settle(registry: Registry, table: ChouetteTable[Session], out: Outcome | None = None) -> None:
     """After any action on `table`: users no longer seated leave it; an owner who left
-    hands the table to the first seated player; an empty table closes; a closed one goes."""
+    hands the table to the first seated player; an empty table closes; a closed one goes.
+    Then every CLIP user hears of the players whose opponent changed (`_announce`)."""
     engine = table.engine
+    touched = list(table.present.values())
     for key, session in list(table.present.items()):
         if table.seated_name(session.name) is None:
             del table.present[key]
@@ -75,6 +77,20 @@ def settle(registry: Registry, table: ChouetteTable[Session], out: Outcome | Non
                 session.chouette = None
     if closed:
         registry.chouettes.pop(table.id, None)
+    if out is not None:
+        _announce(registry, [*touched, *table.present.values()], out)
+
+
+def _announce(registry: Registry, sessions: list[Session], out: Outcome) -> None:
+    """Who-info (CLIP 5, §3.4) for each of `sessions` whose opponent is not the one last
+    announced: a chouette player shows as playing the box (or, for the box and his
+    partner, the captain) while a game runs, and as free between games, when he sits
+    out and after he leaves, so a client's user list matches `who` and `rawwho`."""
+    for session in dict.fromkeys(sessions):
+        opponent = session.opponent_name
+        if opponent != session.chouette_opponent_shown:
+            session.chouette_opponent_shown = opponent
+            registry.announce_status(session, out)
 
 
 # ------------------------------------------------------------------ seats

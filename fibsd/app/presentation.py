@@ -106,9 +106,11 @@ def who_line(session: Session, now: float) -> bytes:
     A login receives one of these per user online and every status change goes to every
     CLIP user, so the session keeps its line in two encoded halves around the idle time
     (which changes every second), rebuilt only when the account (ratings, toggles, email:
-    it is replaced on every change), the table, the watched user or the away message do.
+    it is replaced on every change), the table, the opponent (a chouette's changes from
+    game to game at the same table), the watched user or the away message do.
     """
-    shown = (session.account, session.table, session.watching, session.away_message)
+    shown = (session.account, session.table, session.opponent_name, session.watching,
+             session.away_message)
     cached = session.who_line_cache
     if cached is None or cached[0] != shown:
         tokens = who_info(session, now).clip_line().split(" ")

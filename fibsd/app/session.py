@@ -99,6 +99,9 @@ class Session:
     #: What this user's CLIP 5 line shows, and the line's encoded halves around the idle
     #: time (`presentation.who_line`).
     who_line_cache: tuple[tuple[object, ...], bytes, bytes] | None = None
+    #: The opponent the last who-info sent for a chouette player named (a chouette's
+    #: roles change with every game: `chouettes.settle` announces the changes).
+    chouette_opponent_shown: str | None = None
     #: Whether this session gets fibsd's own lines (`wording.EXTENSION_LINES`): on for
     #: telnet users, off for CLIP clients until they `toggle extensions` (for this session).
     extensions: bool = attrs.field(
@@ -124,9 +127,12 @@ class Session:
 
     @property
     def opponent_name(self) -> str | None:
-        """The name of the user this one plays a match with."""
+        """The name of the user this one plays a match with, or, at a chouette game, the
+        box (for team members) or the captain (for the box and his partner)."""
+        if self.table is None:
+            return None if self.chouette is None else self.chouette.opponent_of(self.name)
         seat = self.seat
-        return None if seat is None or self.table is None else self.table.names[1 - seat]
+        return None if seat is None else self.table.names[1 - seat]
 
     @property
     def watching_name(self) -> str | None:

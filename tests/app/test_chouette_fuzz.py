@@ -117,4 +117,7 @@ def test_random_chouettes_keep_the_ledger_at_zero_and_the_store_in_step(seed: in
         assert sum(table.engine.totals().values()) == 0
         saved = driver.store.chouette(table.id)
         assert saved is not None and saved["engine"] == table.engine.to_dict()
+        # What CLIP users were last told of each player's opponent is the truth.
+        for session in driver.registry.online():
+            assert session.chouette_opponent_shown == session.opponent_name, session.name
     assert sum(table.engine.totals().values()) == 0

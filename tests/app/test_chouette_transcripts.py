@@ -33,6 +33,16 @@ BOX_SHUFFLE = "move 13-11 13-12"
 TEAM_SHUFFLE = "move 12-14 12-13"
 
 
+def is_who_info(line: str) -> bool:
+    """CLIP 5/6 (who-info): every CLIP user gets them when a player's opponent changes;
+    `test_who_info_*` checks them, the transcripts leave them out."""
+    return line.startswith("5 ") or line == "6"
+
+
+def no_who(lines: list[str]) -> list[str]:
+    return [line for line in lines if not is_who_info(line)]
+
+
 def order_dice(count: int) -> list[int]:
     """Dice for the initial order that put `count` players in the order they sat down:
     6, 5, 4, … and, past six players, the ones who tied on 1 roll again (C21)."""
@@ -83,7 +93,8 @@ class Chouette:
         return self.take(name)
 
     def take(self, name: str) -> list[str]:
-        lines = [line for line in self.driver.take(name) if not line.startswith("board:")]
+        lines = [line for line in self.driver.take(name)
+                 if not line.startswith("board:") and not is_who_info(line)]
         self.heard.setdefault(name, []).extend(lines)
         return lines
 
@@ -130,19 +141,19 @@ def test_create_join_start_and_the_first_moves_as_each_player_sees_them() -> Non
         "Chouette: the order is alice, bob, carol.",
         "Chouette: game 1. Box: alice. Captain: bob. Crew: carol.",
     ]
-    assert driver.send("alice", "chouette start") == started + [
+    assert no_who(driver.send("alice", "chouette start")) == started + [
         "You rolled 3, bob rolled 1",
         "It's your turn to move.",
         "board:You:bob:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0",
     ]
-    assert driver.take("bob") == started + [
+    assert no_who(driver.take("bob")) == started + [
         "You rolled 1, alice rolled 3",
         "alice makes the first move.",
         # (turn 1: O, the box, moves; the dice 3-1 on the opponent's side)
         "board:You:alice:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:0",
     ]
     # carol (crew) sees the captain's board, as a watcher of bob, with her own cube.
-    assert driver.take("carol") == started + [
+    assert no_who(driver.take("carol")) == started + [
         "alice rolled 3, bob rolled 1",
         "alice makes the first move.",
         "board:bob:alice:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:0",
@@ -668,3 +679,56 @@ def test_a_new_login_takes_over_the_seat_without_a_word_to_the_table() -> None:
     assert c.driver.sessions["bob"].chouette is c.table
     assert not [line for line in c.take("alice") if line.startswith("Chouette:")]
     assert c.send("bob", "chouette show")[1] == "Queue: alice (box), bob (captain), carol"
+
+
+# ------------------------------------------------------------------ who-info (CLIP 5)
+
+
+def opponents(lines: list[str]) -> dict[str, str]:
+    """Each CLIP 5 line's name and opponent field (the last line per name wins); every
+    batch must end with a 6 and nobody may show as playing and watching at once."""
+    found: dict[str, str] = {}
+    for index, line in enumerate(lines):
+        if line.startswith("5 "):
+            fields = line.split(" ")
+            assert len(fields) == 13, line
+            assert "-" in (fields[2], fields[3]), line
+            found[fields[1]] = fields[2]
+            assert "6" in lines[index + 1:], lines
+    return found
+
+
+def test_who_info_shows_chouette_players_as_playing_and_follows_the_roles() -> None:
+    c = team_wins(names=["bx", "cp", "ta"])
+    c.driver.create("zed")
+    c.driver.log_in("zed")
+    c.driver.take("zed")
+    # Game 1: bx is the box (playing the captain), cp and ta the team (playing the box).
+    table = {"bx": "cp", "cp": "bx", "ta": "bx", "zed": "-"}
+    assert opponents(c.driver.send("zed", "rawwho")) == table
+    assert opponents(c.driver.send("zed", "who")) == table
+    assert opponents(c.driver.send("zed", "who playing")) == {"bx": "cp", "cp": "bx", "ta": "bx"}
+    c.send("cp", "roll", [2, 1])
+    c.send("cp", TEAM_OFF)
+    assert c.over_line().endswith("Next: cp, ta, bx.")
+    # Game 2: cp is the box, ta the captain, bx the crew: every CLIP user is told of the
+    # two whose opponent changed (bx still plays cp), and rawwho agrees.
+    assert opponents(c.driver.take("zed")) == {"cp": "ta", "ta": "cp"}
+    assert opponents(c.driver.send("zed", "rawwho")) == {"bx": "cp", "cp": "ta", "ta": "cp", "zed": "-"}
+    # Leaving shows him free at once; the others play on.
+    c.send("bx", "chouette leave now")
+    assert opponents(c.driver.take("zed")) == {"bx": "-"}
+    assert opponents(c.driver.send("zed", "rawwho")) == {"bx": "-", "cp": "ta", "ta": "cp", "zed": "-"}
+
+
+def test_who_info_before_the_start_and_after_a_return() -> None:
+    c = Chouette(["al", "bo", "cy"], start=False)
+    assert opponents(c.driver.send("al", "rawwho")) == {"al": "-", "bo": "-", "cy": "-"}
+    c.dice.extend(order_dice(3) + [6, 5])  # the order, then game 1's opening roll
+    c.driver.send("al", "chouette start")
+    assert opponents(c.driver.take("cy")) == {"al": "bo", "bo": "al", "cy": "al"}
+    # A crew member who logs out and back in shows as playing again on his return.
+    c.driver.log_out("cy")
+    c.driver.log_in("cy")
+    assert opponents(c.driver.take("al"))["cy"] == "al"
+    assert opponents(c.driver.send("bo", "rawwho"))["cy"] == "al"

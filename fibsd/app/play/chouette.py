@@ -336,6 +336,21 @@ class ChouetteTable(Generic[O]):
                 case _:
                     pass  # settlements show in the game's result; the board shows the rest
 
+    def opponent_of(self, name: str) -> str | None:
+        """Whom `name` plays in the running game, for the who-info `opponent` field
+        (CLIP 5, so clients show him as "playing NAME"): the captain for the box and his
+        partner, the box for every team member in the game; None between games, and for
+        players sitting out or waiting for the next game."""
+        engine = self.engine
+        if engine.phase is not TablePhase.PLAYING or engine.game is None:
+            return None
+        seated = self.seated_name(name)
+        if seated is None or seated not in engine.participants:
+            return None
+        if seated in (engine.box, engine.partner):
+            return engine.captain
+        return engine.box
+
     def _mover(self, player: int) -> str:
         return (self.engine.box if player == 0 else self.engine.captain) or "?"
 
