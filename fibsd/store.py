@@ -701,6 +701,22 @@ class Store:
         rows = self._read("SELECT state FROM chouettes WHERE id = ?", (table_id,))
         return (_json_object(rows[0]["state"]) or None) if rows else None
 
+    def chouettes_naming(self, name: str) -> list[tuple[int, bool, dict[str, object]]]:
+        """(number, closed, saved state) of every chouette whose saved state names `name`
+        (any case), by number: a text match on the JSON string, so the caller checks
+        where the name stands (seated, in the ledger) before showing anything."""
+        needle = json.dumps(name).lower()  # '"alice"', escaped as the states are
+        rows = self._read(
+            "SELECT id, closed, state FROM chouettes WHERE instr(lower(state), ?) > 0 ORDER BY id",
+            (needle,),
+        )
+        found = []
+        for row in rows:
+            state = _json_object(row["state"])
+            if state:
+                found.append((int(row["id"]), bool(row["closed"]), state))
+        return found
+
     def last_chouette_id(self) -> int:
         rows = self._read("SELECT COALESCE(MAX(id), 0) AS top FROM chouettes", ())
         return int(rows[0]["top"])

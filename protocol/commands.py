@@ -603,11 +603,13 @@ class ChouetteAction(enum.Enum):
     EXTRA = "extra"  # a dropper gives the lone taker an extra cube (C46)
     NOEXTRA = "noextra"
     BREAK = "break"  # sit out (and again: play again)
+    HISTORY = "history"  # the tables the asker sat at, open or closed
 
 
 @attrs.frozen
 class Chouette:
-    """`chouette ACTION [WORD ...]`: create (settings words), join/kick NAME, leave [now]."""
+    """`chouette ACTION [WORD ...]`: create (settings words), join/kick NAME, leave [now],
+    score/export [NUMBER] (a table's number, as digits)."""
 
     action: ChouetteAction
     words: tuple[str, ...] = ()
@@ -965,6 +967,10 @@ def _parse_chouette(rest: str) -> Command:
         args = tuple(word.lower() for word in args)
         if args not in ((), ("yes",), ("no",)):
             raise CommandError(Text.CHOUETTE_PARTNER_USAGE.value)
+        return Chouette(action, args)
+    if action in (ChouetteAction.SCORE, ChouetteAction.EXPORT):
+        if len(args) > 1 or (args and not (args[0].isascii() and args[0].isdigit())):
+            raise CommandError(Text.CHOUETTE_NUMBER_USAGE.value)
         return Chouette(action, args)
     if action not in _CHOUETTE_NEEDS_NAME and action not in (ChouetteAction.CREATE, ChouetteAction.LEAVE):
         args = ()  # like FIBS: extra words after a command that takes none are ignored

@@ -732,3 +732,51 @@ def test_who_info_before_the_start_and_after_a_return() -> None:
     c.driver.log_in("cy")
     assert opponents(c.driver.take("al"))["cy"] == "al"
     assert opponents(c.driver.send("bo", "rawwho"))["cy"] == "al"
+
+
+# ------------------------------------------------------------------ any table's ledger
+
+
+def test_score_export_and_history_reach_every_table_the_asker_sat_at_even_closed() -> None:
+    c = team_wins(names=["bx", "cp", "ta"])
+    c.driver.create("zed")
+    c.driver.log_in("zed")
+    header = "Your chouettes ('chouette score NUMBER' and 'chouette export NUMBER' show one):"
+    assert c.send("ta", "chouette history") == [header, "  1: owner bx, 0 games, you 0, playing, you are seated"]
+    # The number of his own table reads the same as no number.
+    assert c.send("ta", "chouette score 1") == c.send("ta", "chouette score")
+    c.send("cp", "roll", [2, 1])
+    c.send("cp", TEAM_OFF)
+    c.send("bx", "chouette leave")
+    c.send("ta", "chouette leave")
+    c.send("ta", "roll", [2, 1])
+    c.send("ta", TEAM_OFF)
+    assert c.send("cp", "chouette close") == ["Chouette: the chouette is closed. ta +2, bx -1, cp -1."]
+    assert chouettes.tables(c.driver.registry) == {}  # only the store has it now
+    # bx is at no table any more: without a number there is nothing to show...
+    assert c.send("bx", "chouette score") == ["** You are not at a chouette."]
+    # ... with one, the closed table's ledger and record, from the store.
+    assert c.send("bx", "chouette history") == [header, "  1: owner cp, 2 games, you -1, closed"]
+    assert c.send("ta", "chouette history") == [header, "  1: owner cp, 2 games, you +2, closed"]
+    assert c.send("bx", "chouette score 1") == [
+        "Chouette 1 score after 2 games (unrated):",
+        "  ta +2 in 2 games (0 as box, 0 won)",
+        "  bx -1 in 2 games (1 as box, 0 won)",
+        "  cp -1 in 2 games (1 as box, 0 won)",
+    ]
+    assert c.send("cp", "chouette export 1")[1:] == [
+        "Game 1: box bx, captain cp, box lost: bx -2, cp +1, ta +1",
+        "Game 2: box cp, captain ta, box lost: cp -2, ta +1, bx +1",
+    ]
+    # Someone who never sat there gets nothing, worded as for a table that never was.
+    assert c.driver.send("zed", "chouette score 1") == ["** You did not sit at a chouette 1."]
+    assert c.driver.send("zed", "chouette export 1") == ["** You did not sit at a chouette 1."]
+    assert c.driver.send("bx", "chouette export 7") == ["** You did not sit at a chouette 7."]
+    assert c.driver.send("zed", "chouette history") == ["** You have not sat at a chouette yet."]
+    assert c.driver.send("zed", "chouette score x") == [
+        "** Usage: chouette score|export [number] (the numbers are in 'chouette history')."]
+    # A second table (open) is listed after the closed one; its record is empty yet.
+    c.driver.send("bx", "chouette create")
+    assert c.send("bx", "chouette history") == [
+        header, "  1: owner cp, 2 games, you -1, closed", "  2: owner bx, 0 games, you 0, gathering, you are seated"]
+    assert c.send("bx", "chouette export 2") == ["** No chouette game has been played at that table yet."]

@@ -17,7 +17,7 @@ from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.app.verbs.social import refuse_if_muted
 from fibsd.rules import GamePhase, GameResult, greedy_bearoff
-from fibsd.rules.chouette import Answer, Holder, TablePhase
+from fibsd.rules.chouette import Answer, Chouette, Holder, TablePhase
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text
@@ -36,6 +36,12 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
     A = c.ChouetteAction
     if action is A.LIST:
         _list(registry, session, out)
+        return
+    if action is A.HISTORY:
+        _history(registry, session, out)
+        return
+    if action in (A.SCORE, A.EXPORT) and command.words:
+        _any_table(registry, session, action, int(command.words[0]), out)
         return
     if action is A.CREATE or action is A.JOIN:
         if session.chouette is not None:
@@ -62,13 +68,13 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
         case A.SHOW:
             _show(table, session, out)
         case A.SCORE:
-            _score(table, session, out)
+            _score(table.engine, table.id, session, out)
         case A.KICK:
             chouettes.kick(registry, session, command.words[0], out)
         case A.CLOSE:
             chouettes.close(registry, session, out)
         case A.EXPORT:
-            _export(table, session, out)
+            _export(table.engine, table.id, session, out)
         case A.PARTNER | A.EXTRA | A.NOEXTRA | A.BREAK:
             _table_choice(table, session, command, out)
             chouettes.settle(registry, table, out)
@@ -154,30 +160,102 @@ def _show(table: Table, session: Session, out: Outcome) -> None:
         out.to(session, TextLine.of(Text.CHOUETTE_SHOW_WAITING, names=", ".join(waiting)))
 
 
-def _score(table: Table, session: Session, out: Outcome) -> None:
-    engine = table.engine
+def _score(engine: Chouette, number: int, session: Session, out: Outcome) -> None:
     ledger = engine.ledger
-    out.to(session, TextLine.of(Text.CHOUETTE_SCORE_HEADER, n=table.id, count=len(ledger.games)))
+    out.to(session, TextLine.of(Text.CHOUETTE_SCORE_HEADER, n=number, count=len(ledger.games)))
     for standing in ledger.standings(engine.seated):
         text = (f"{signed(standing.total)} in {standing.games} games"
                 f" ({standing.box_games} as box, {standing.box_wins} won)")
         out.to(session, TextLine.of(Text.CHOUETTE_SCORE_ROW, name=standing.name, text=text))
 
 
-def _export(table: Table, session: Session, out: Outcome) -> None:
+def _export(engine: Chouette, number: int, session: Session, out: Outcome) -> None:
     """The per-game record of the table, as text (one line per game)."""
-    engine = table.engine
     games = engine.ledger.games
     if not games:
         out.to(session, TextLine.of(Text.CHOUETTE_NO_RECORD))
         return
     settings = ", ".join(f"{key}={value}" for key, value in engine.settings.describe())
-    out.to(session, TextLine.of(Text.CHOUETTE_EXPORT_HEADER, n=table.id, text=settings))
+    out.to(session, TextLine.of(Text.CHOUETTE_EXPORT_HEADER, n=number, text=settings))
     for record in games:
         deltas = ", ".join(f"{name} {signed(delta)}" for name, delta in record.deltas)
         result = "box won" if record.box_won else "box lost"
         out.to(session, TextLine.of(Text.CHOUETTE_EXPORT_GAME, n=record.game, name=record.box,
                                     player=record.captain, text=f"{result}: {deltas}"))
+
+
+# ------------------------------------------------------------------ any table he sat at
+
+#: How many of his tables `chouette history` lists (the most recent).
+HISTORY_LIMIT = 30
+
+
+def _sat_at(engine: Chouette, name: str) -> bool:
+    """Whether `name` is seated at the table or ever played a game there (C78's "every
+    player ever seated": the ledger's players)."""
+    key = name.lower()
+    return any(s.name.lower() == key for s in engine.ledger.standings(engine.seated))
+
+
+def _engine(registry: Registry, number: int, state: dict[str, object] | None) -> tuple[Chouette, str] | None:
+    """Table `number`'s engine and owner: the running table's if it is open (loaded),
+    else read from its saved `state` (None: no such table, or unreadable)."""
+    live = chouettes.tables(registry).get(number)
+    if live is not None:
+        return live.engine, live.owner
+    if state is None:
+        return None
+    engine_data, owner = state.get("engine"), state.get("owner")
+    if not isinstance(engine_data, dict) or not isinstance(owner, str):
+        return None
+    try:
+        return Chouette.from_dict(engine_data), owner
+    except ValueError:
+        return None
+
+
+def _any_table(registry: Registry, session: Session, action: c.ChouetteAction, number: int,
+               out: Outcome) -> None:
+    """`chouette score N` / `chouette export N`: any table the asker sat at, open or
+    closed (a closed table's ledger stays in the store). Others' tables are refused
+    with the same words as missing ones: the ledgers are the players'."""
+    live = chouettes.tables(registry).get(number)
+    found = _engine(registry, number, None if live is not None else registry.store.chouette(number))
+    if found is None or not _sat_at(found[0], session.name):
+        out.to(session, TextLine.of(Text.CHOUETTE_NOT_YOURS, n=number))
+        return
+    if action is c.ChouetteAction.SCORE:
+        _score(found[0], number, session, out)
+    else:
+        _export(found[0], number, session, out)
+
+
+def _history(registry: Registry, session: Session, out: Outcome) -> None:
+    """`chouette history`: the tables the asker sat at (the latest `HISTORY_LIMIT`), with
+    the games played, his total and the table's stage."""
+    entries = []
+    for number, closed, state in registry.store.chouettes_naming(session.name):
+        found = _engine(registry, number, state)
+        if found is None or not _sat_at(found[0], session.name):
+            continue
+        engine, owner = found
+        key = session.name.lower()
+        total = sum(delta for name, delta in engine.totals().items() if name.lower() == key)
+        seated = any(name.lower() == key for name in engine.seated)
+        if closed or engine.phase is TablePhase.CLOSED:
+            stage = "closed"
+        else:
+            stage = "playing" if engine.phase is TablePhase.PLAYING else engine.phase.name.lower()
+            if seated:
+                stage += ", you are seated"
+        entries.append(TextLine.of(Text.CHOUETTE_HISTORY_ENTRY, n=number, name=owner,
+                                   count=len(engine.ledger.games), text=f"{signed(total)}, {stage}"))
+    if not entries:
+        out.to(session, TextLine.of(Text.CHOUETTE_NO_HISTORY))
+        return
+    out.to(session, TextLine.of(Text.CHOUETTE_HISTORY_HEADER))
+    for entry in entries[-HISTORY_LIMIT:]:
+        out.to(session, entry)
 
 
 # ------------------------------------------------------------------ the game verbs
