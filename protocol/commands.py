@@ -604,11 +604,13 @@ class ChouetteAction(enum.Enum):
     NOEXTRA = "noextra"
     BREAK = "break"  # sit out (and again: play again)
     HISTORY = "history"  # the tables the asker sat at, open or closed
+    DELEGATE = "delegate"  # a crew member stepping away: NAME answers for his cube (C71)
 
 
 @attrs.frozen
 class Chouette:
-    """`chouette ACTION [WORD ...]`: create (settings words), join/kick NAME, leave [now],
+    """`chouette ACTION [WORD ...]`: create (settings words), join/kick/delegate NAME
+    (delegate: or `off`), leave [now],
     score/export [NUMBER] (a table's number, as digits)."""
 
     action: ChouetteAction
@@ -946,7 +948,8 @@ def _with_names(factory: Callable[[tuple[str, ...]], Command]) -> Callable[[str]
     return lambda rest: factory(tuple(rest.split()))
 
 
-_CHOUETTE_NEEDS_NAME: Final = frozenset({ChouetteAction.JOIN, ChouetteAction.KICK})
+_CHOUETTE_NEEDS_NAME: Final = frozenset(
+    {ChouetteAction.JOIN, ChouetteAction.KICK, ChouetteAction.DELEGATE})
 
 
 def _parse_chouette(rest: str) -> Command:

@@ -58,7 +58,8 @@ def _line(rng: random.Random, table: ChouetteTable[Session], name: str) -> str:
         f"accept {some}", f"reject {some}", "raccoon", "resign n", "resign g", "board",
         "chouette show", "chouette score", "team hi", "boxside hi", "move 1-2", "off",
         "chouette partner", "chouette partner yes", "chouette partner no", "chouette extra",
-        "chouette noextra",
+        "chouette noextra", f"chouette delegate {rng.choice(others or [name])}",
+        "chouette delegate off", "chouette history", "chouette score 1", "chouette export 1",
     ])
     return f"{name}|{verb}"
 

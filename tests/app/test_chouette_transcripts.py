@@ -780,3 +780,40 @@ def test_score_export_and_history_reach_every_table_the_asker_sat_at_even_closed
     assert c.send("bx", "chouette history") == [
         header, "  1: owner cp, 2 games, you -1, closed", "  2: owner bx, 0 games, you 0, gathering, you are seated"]
     assert c.send("bx", "chouette export 2") == ["** No chouette game has been played at that table yet."]
+
+
+# ------------------------------------------------------------------ chouette delegate (C71)
+
+
+def test_delegate_lets_a_team_member_answer_for_a_crew_member_who_steps_away() -> None:
+    c = box_wins(names=["bx", "cp", "ta", "tb"])
+    assert c.send("tb", "chouette delegate zz") == ["** That player is not at this chouette."]
+    refused = ["** Delegate to another team member who still has a cube in this game and is here."]
+    assert c.send("tb", "chouette delegate bx") == refused
+    assert c.send("cp", "chouette delegate ta") == ["** You have no cube in this game any more."]
+    stepped = ["Chouette: tb steps away; ta answers for his cube."]
+    assert c.send("tb", "chouette delegate TA") == stepped
+    c.take_all()
+    assert c.send("tb", "double") == ["** You can't double now."]
+    c.send("bx", "double")
+    c.send("cp", "reject")  # the captain drops, ta (the delegate) takes: tb copies ta
+    told = c.send("ta", "accept", [2, 1])
+    assert "Chouette: tb follows ta's answer." in told
+    assert "Chouette: tb takes bx's double: the cube is 2." in told
+    c.send("bx", BOX_OFF)
+    assert c.over_line() == "Chouette: game 1 over. bx +9, cp -1, ta -4, tb -4. Next: bx, tb, cp, ta."
+    # He stepped away: he sits out from the next game; 'chouette break' brings him back.
+    assert "Queue: bx (box), cp (captain), ta, tb (sitting out)" in c.send("tb", "chouette show")
+    assert c.send("tb", "chouette delegate ta") == ["** You have no cube in this game any more."]
+    assert c.send("tb", "chouette break") == ["Chouette: tb plays again."]
+
+
+def test_delegate_off_takes_control_back() -> None:
+    c = box_wins(names=["bx", "cp", "ta", "tb"])
+    c.send("tb", "chouette delegate ta")
+    assert c.send("tb", "chouette delegate off") == ["Chouette: tb decides for himself again."]
+    c.send("bx", "double")
+    for name in ("cp", "ta"):
+        c.send(name, "reject")
+    # Not proxied any more: the answers wait for him.
+    assert "Waiting for: tb" in c.send("bx", "chouette show")

@@ -8,6 +8,7 @@ import pytest
 from fibsd.rules.chouette import (
     Answer,
     Cause,
+    Chouette,
     ChouetteError,
     ChouetteReason,
     DoubleAnswered,
@@ -63,6 +64,56 @@ def test_a_proxied_member_never_blocks_and_follows_the_captain() -> None:
     t.roll("a", (2, 1))
     t.move("a", [(1, 0), (1, 0)])
     assert t.sitting_out == {"d"}  # still away at the game's end (C71)
+
+
+def test_a_delegating_member_copies_his_delegate_not_the_captain() -> None:
+    t = ordered(["a", "b", "c", "d", "e"], Settings(fiveplus=False))
+    t.start_game(board=board({1: 2}, TEAM_GAMMONED, turn=0))
+    events = t.delegate("d", "c")
+    assert t.proxied == {"d"} and not t.eligible_doubles("d")
+    assert any(getattr(e, "to", None) == "c" for e in events)
+    t.double("a")
+    t.drop("b")  # the captain drops...
+    t.take("c")
+    got = answers(t.take("e"))  # the last member present: revealed at once
+    assert got["d"] == (Answer.TAKE, True)  # ... but d follows c, his delegate
+    assert Chouette.from_dict(t.to_dict()) == t  # the delegation is saved
+    t.roll("a", (2, 1))
+    t.move("a", [(1, 0), (1, 0)])
+    assert t.sitting_out == {"d"} and not t.proxied  # stepped away: sits out next
+
+
+def test_a_delegate_who_did_not_answer_leaves_the_captains_answer() -> None:
+    t = ordered(["a", "b", "c", "d"])
+    t.start_game(board=board({1: 2}, TEAM_GAMMONED, turn=0))
+    t.delegate("d", "c")
+    t.set_proxy("c")  # the delegate dropped his connection too
+    t.double("a")
+    got = answers(t.take("b"))
+    assert got["d"] == (Answer.TAKE, True) and got["c"] == (Answer.TAKE, True)
+
+
+def test_delegate_refusals_change_nothing_and_off_takes_control_back() -> None:
+    t = ordered(["a", "b", "c", "d"])
+    t.start_game(board=board({1: 2}, TEAM_GAMMONED, turn=0))
+    saved = t.to_dict()
+    for name, to, reason in (
+        ("d", "d", ChouetteReason.BAD_DELEGATE),
+        ("d", "a", ChouetteReason.BAD_DELEGATE),  # the box is no team member
+        ("b", "c", ChouetteReason.NOT_LIVE),  # the captain cannot step away
+        ("a", "c", ChouetteReason.NOT_LIVE),
+    ):
+        with pytest.raises(ChouetteError) as info:
+            t.delegate(name, to)
+        assert info.value.reason is reason
+        assert t.to_dict() == saved
+    t.delegate("d", "c")
+    with pytest.raises(ChouetteError) as info:
+        t.delegate("c", "d")  # a proxy copies no proxy
+    assert info.value.reason is ChouetteReason.BAD_DELEGATE
+    t.delegate("d", None)
+    assert not t.proxied
+    assert t.to_dict() == saved
 
 
 def test_captain_absent_needs_someone_to_take_over() -> None:

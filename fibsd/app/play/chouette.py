@@ -103,6 +103,7 @@ REFUSALS: dict[ChouetteReason, Text] = {
     ChouetteReason.SINGLE_CUBE: Text.CHOUETTE_SINGLE_CUBE,
     ChouetteReason.NO_PARTNER: Text.CHOUETTE_NO_PARTNER,
     ChouetteReason.NO_REPLACEMENT: Text.CHOUETTE_NO_REPLACEMENT,
+    ChouetteReason.BAD_DELEGATE: Text.CHOUETTE_BAD_DELEGATE,
     ChouetteReason.GAME_IN_PROGRESS: Text.CHOUETTE_GAME_IN_PROGRESS,
     ChouetteReason.CLOSED: Text.CHOUETTE_CLOSED,
 }
@@ -249,7 +250,10 @@ class ChouetteTable(Generic[O]):
                 case DoubleAnswered():
                     if event.forced:
                         self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FORCED, name=event.answerer))
-                    if event.proxied:
+                    if event.proxied and event.follows is not None:
+                        self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FOLLOWS_DELEGATE,
+                                                       name=event.answerer, opponent=event.follows))
+                    elif event.proxied:
                         self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FOLLOWS, name=event.answerer))
                     if last_answer == (event.answerer, event.doubler, event.answer, event.value):
                         continue  # single cube: the box's one answer, once per contract
@@ -290,6 +294,9 @@ class ChouetteTable(Generic[O]):
                 case ResignationAnswered():
                     text = Text.CHOUETTE_RESIGN_ACCEPTED if event.accepted else Text.CHOUETTE_RESIGN_REJECTED
                     self.tell_all(out, TextLine.of(text, name=event.answerer))
+                case ProxySet(to=str(delegate)) if event.on:
+                    self.tell_all(out, TextLine.of(Text.CHOUETTE_DELEGATES, name=event.name,
+                                                   opponent=delegate))
                 case ProxySet():
                     text = Text.CHOUETTE_FOLLOWS_CAPTAIN if event.on else Text.CHOUETTE_IN_CONTROL
                     self.tell_all(out, TextLine.of(text, name=event.name))

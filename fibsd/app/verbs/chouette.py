@@ -75,7 +75,7 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
             chouettes.close(registry, session, out)
         case A.EXPORT:
             _export(table.engine, table.id, session, out)
-        case A.PARTNER | A.EXTRA | A.NOEXTRA | A.BREAK:
+        case A.PARTNER | A.EXTRA | A.NOEXTRA | A.BREAK | A.DELEGATE:
             _table_choice(table, session, command, out)
             chouettes.settle(registry, table, out)
         case _:
@@ -83,7 +83,7 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
 
 
 def _table_choice(table: Table, session: Session, command: c.Chouette, out: Outcome) -> None:
-    """`chouette partner [yes|no]`, `extra`, `noextra`, `break`."""
+    """`chouette partner [yes|no]`, `extra`, `noextra`, `break`, `delegate NAME|off`."""
     engine = table.engine
     me = table.seated_name(session.name) or session.name
     match command.action:
@@ -97,6 +97,13 @@ def _table_choice(table: Table, session: Session, command: c.Chouette, out: Outc
             table.act(session, lambda: engine.extra(me), out)
         case c.ChouetteAction.NOEXTRA:
             table.act(session, lambda: engine.decline_extra(me), out)
+        case c.ChouetteAction.DELEGATE:
+            typed = command.words[0]
+            to = None if typed.lower() == "off" else table.seated_name(typed)
+            if to is None and typed.lower() != "off":
+                out.to(session, TextLine.of(Text.CHOUETTE_NOT_SEATED))
+                return
+            table.act(session, lambda: engine.delegate(me, to), out)
         case _:
             on = me not in engine.sitting_out
             table.act(session, lambda: engine.sit_out(me, on), out)

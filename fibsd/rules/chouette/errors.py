@@ -39,6 +39,7 @@ class ChouetteReason(enum.Enum):
     SINGLE_CUBE = enum.auto()  # single-cube: one answer/double for the whole team
     NO_PARTNER = enum.auto()  # partner not allowed, not enough players, or not offered
     NO_REPLACEMENT = enum.auto()  # no other live member can take over as captain
+    BAD_DELEGATE = enum.auto()  # a delegate must be another live team member (C71)
     GAME_IN_PROGRESS = enum.auto()  # only between games (e.g. close)
     CLOSED = enum.auto()  # the table is closed
 

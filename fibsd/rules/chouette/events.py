@@ -144,6 +144,7 @@ class DoubleAnswered:
     value: int  # the contract's value after the answer (a drop: the value paid)
     forced: bool = False  # C44 changed it (the lone taker)
     proxied: bool = False  # given for an absent or silent member (C29, C71)
+    follows: str | None = None  # proxied: the delegate whose answer he copied (C71)
 
 
 @attrs.frozen
@@ -202,10 +203,12 @@ class ResignationAnswered:
 
 @attrs.frozen
 class ProxySet:
-    """A member follows the captain from now on (C71), or is back in control."""
+    """A member follows the captain from now on (C71), or `to`, the team member he
+    delegated his cube to (`chouette delegate`); or he is back in control."""
 
     name: str
     on: bool
+    to: str | None = None
 
 
 @attrs.frozen

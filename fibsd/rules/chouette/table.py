@@ -165,6 +165,9 @@ class Chouette:
         self._extras_fee = 0
         self._extras_value = 0
         self._proxied: set[str] = set()
+        #: C71 `chouette delegate`: a proxied member -> the team member he follows
+        #: instead of the captain (only for members in `_proxied`).
+        self._delegates: dict[str, str] = {}
         self._auto = 0
         self._partner_candidates: list[str] = []
         self._partner_draw: tuple[str, ...] = ()
@@ -458,6 +461,8 @@ class Chouette:
             self._queue.remove(name)
         self._sitting_out.discard(name)
         self._proxied.discard(name)
+        self._delegates.pop(name, None)
+        self._delegates = {m: d for m, d in self._delegates.items() if d != name}
         self._leaving = [n for n in self._leaving if n != name]
         if name == self._partner or was_box:
             self._partner = None  # C60: a partnership lasts for its box's run
@@ -939,6 +944,7 @@ class Chouette:
         events: list[AnyEvent],
         forced: bool = False,
         proxied: bool = False,
+        follows: str | None = None,
     ) -> None:
         c = self.contract(cid)
         doubler_side = self._offers.pop(cid)
@@ -947,7 +953,7 @@ class Chouette:
         answerer = c.player_of(answerer_side)
         if answer is Answer.DROP:
             events.append(
-                DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied)
+                DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied, follows)
             )
             if c.kind is Kind.MAIN and c.member == self._captain:
                 self._captain_fate = doubler_side is Holder.TEAM
@@ -965,7 +971,7 @@ class Chouette:
             )
         self._put(c)
         events.append(
-            DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied)
+            DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied, follows)
         )
 
     def raccoon(
@@ -993,17 +999,29 @@ class Chouette:
             events.append(Raccooned(c.cid, name, c.value))
         return events
 
-    def _proxy_answer(self) -> Answer:
-        """C29/C71: the captain's answer to the same double, else a drop."""
-        captain = self.main_of(self._captain) if self._captain else None
-        if (
-            captain is not None
-            and self._captain not in self._proxied
-            and captain.cid in self._sealed
-            and captain.cid not in self._timed_out
-        ):
-            return self._sealed[captain.cid]
-        return Answer.DROP
+    def _proxy_source(self, member: str | None) -> tuple[Answer, str | None]:
+        """C29/C71: a proxied `member`'s answer: his delegate's to the same double if
+        he named one and the delegate answered it himself, else the captain's, else a
+        drop; and the delegate when it was his (None: the captain's, or a drop)."""
+        delegate = self._delegates.get(member) if member else None
+        for leader in (delegate, self._captain):
+            if leader is None or leader in self._proxied:
+                continue
+            cube = self.main_of(leader)
+            if cube is not None and cube.cid in self._sealed and cube.cid not in self._timed_out:
+                return self._sealed[cube.cid], leader if leader == delegate else None
+        return Answer.DROP, None
+
+    def _copied(self, cids: Iterable[int]) -> tuple[dict[int, Answer], dict[int, str]]:
+        """The proxied answers for `cids` and, for those copied from a delegate, his name."""
+        answers: dict[int, Answer] = {}
+        follows: dict[int, str] = {}
+        for cid in cids:
+            answer, leader = self._proxy_source(self.contract(cid).member)
+            answers[cid] = answer
+            if leader is not None:
+                follows[cid] = leader
+        return answers, follows
 
     def _maybe_reveal(self, events: list[AnyEvent]) -> None:
         """Reveal the box's round once every member who is not proxied has answered."""
@@ -1020,10 +1038,10 @@ class Chouette:
         for cid in self._box_round:
             if cid not in self._sealed:
                 self._timed_out.add(cid)
-        answer = self._proxy_answer()
+        answers, follows = self._copied(self._box_round)
         for cid in self._box_round:
-            self._sealed.setdefault(cid, answer)
-        self._reveal(events)
+            self._sealed.setdefault(cid, answers[cid])
+        self._reveal(events, follows)
 
     def answer_timeout(self) -> list[AnyEvent]:
         """answer_seconds ran out on the box's double: silent members get the
@@ -1032,16 +1050,16 @@ class Chouette:
         if not self._box_round:
             _refuse(R.WRONG_PHASE, "no answers are awaited")
         events: list[AnyEvent] = []
-        answer = self._proxy_answer()
-        for cid in self._box_round:
-            if cid not in self._sealed:
-                self._timed_out.add(cid)
-                self._sealed[cid] = answer
-        self._reveal(events)
+        silent = [cid for cid in self._box_round if cid not in self._sealed]
+        answers, follows = self._copied(silent)
+        for cid in silent:
+            self._timed_out.add(cid)
+            self._sealed[cid] = answers[cid]
+        self._reveal(events, follows)
         self._after_settlements(events)
         return events
 
-    def _reveal(self, events: list[AnyEvent]) -> None:
+    def _reveal(self, events: list[AnyEvent], follows: dict[int, str] | None = None) -> None:
         order = {n: i for i, n in enumerate(self._queue)}
         round_ = sorted(
             self._box_round, key=lambda cid: order.get(self.contract(cid).member, 99)
@@ -1073,6 +1091,7 @@ class Chouette:
                 events,
                 forced=cid == forced,
                 proxied=cid in self._timed_out,
+                follows=(follows or {}).get(cid) if cid in self._timed_out else None,
             )
         takers = [cid for cid in round_ if answers[cid] is not Answer.DROP]
         initial = self._box_round_initial
@@ -1265,11 +1284,31 @@ class Chouette:
         self._playing()
         if name not in self.team() or (name == self._captain and on):
             _refuse(R.NOT_LIVE, f"{name} is no crew member")
+        return self._set_proxy(name, on, None)
+
+    def delegate(self, name: str, to: str | None) -> list[AnyEvent]:
+        """C71 `chouette delegate NAME|off`: crew member `name`, stepping away, is
+        proxied (he never doubles) and his cube copies `to`'s answer to the same box
+        double (else the captain's, else a drop); `to=None` takes control back. `to`
+        must be another live team member who is not proxied himself."""
+        self._playing()
+        if name not in self.team() or name == self._captain:
+            _refuse(R.NOT_LIVE, f"{name} is no crew member")
+        if to is None:
+            return self._set_proxy(name, False, None)
+        if to == name or to not in self.live_members() or to in self._proxied:
+            _refuse(R.BAD_DELEGATE, f"{to} cannot answer for {name}")
+        return self._set_proxy(name, True, to)
+
+    def _set_proxy(self, name: str, on: bool, to: str | None) -> list[AnyEvent]:
         if on:
             self._proxied.add(name)
+            if to is not None:
+                self._delegates[name] = to
         else:
             self._proxied.discard(name)
-        events: list[AnyEvent] = [ProxySet(name, on)]
+            self._delegates.pop(name, None)
+        events: list[AnyEvent] = [ProxySet(name, on, self._delegates.get(name))]
         if on:
             self._maybe_reveal(events)
             self._after_settlements(events)
@@ -1476,6 +1515,9 @@ class Chouette:
             if name in self._queue:  # C71: still away at the game's end
                 self._sitting_out.add(name)
                 events.append(SittingOut(name, True))
+        # A proxy (and a delegation) lasts for the game: the absent now sit out instead.
+        self._proxied.clear()
+        self._delegates.clear()
         for name in self._leaving:
             if name in self._queue:
                 self._queue.remove(name)
@@ -1518,6 +1560,7 @@ class Chouette:
         self.ledger.check()
         assert len(set(self._queue)) == len(self._queue), self._queue
         assert len(set(self.seated)) == len(self.seated)
+        assert set(self._delegates) <= self._proxied, (self._delegates, self._proxied)
         if self._game is None:
             assert not self._contracts and not self._offers and not self._resigns
             return
@@ -1578,6 +1621,7 @@ class Chouette:
             "extras_fee": self._extras_fee,
             "extras_value": self._extras_value,
             "proxied": sorted(self._proxied),
+            "delegates": dict(sorted(self._delegates.items())),
             "auto": self._auto,
             "partner_candidates": list(self._partner_candidates),
             "partner_draw": list(self._partner_draw),
@@ -1633,6 +1677,8 @@ class Chouette:
             t._extras_fee = int(data["extras_fee"])
             t._extras_value = int(data["extras_value"])
             t._proxied = set(data["proxied"])
+            # (absent from tables saved before `chouette delegate` existed)
+            t._delegates = {str(m): str(d) for m, d in data.get("delegates", {}).items()}
             t._auto = int(data["auto"])
             t._partner_candidates = list(data["partner_candidates"])
             t._partner_draw = tuple(data["partner_draw"])
