@@ -746,11 +746,16 @@ def test_score_export_and_history_reach_every_table_the_asker_sat_at_even_closed
     # The number of his own table reads the same as no number.
     assert c.send("ta", "chouette score 1") == c.send("ta", "chouette score")
     c.send("cp", "roll", [2, 1])
+    c.take("bx")
     c.send("cp", TEAM_OFF)
+    # The last move of a game is told with its mover's name, though the roles rotated.
+    assert c.take("bx")[0] == "cp moves 24-off 24-off ."
     c.send("bx", "chouette leave")
     c.send("ta", "chouette leave")
     c.send("ta", "roll", [2, 1])
+    c.take("cp")
     c.send("ta", TEAM_OFF)
+    assert c.take("cp")[0] == "ta moves 24-off 24-off ."
     assert c.send("cp", "chouette close") == ["Chouette: the chouette is closed. ta +2, bx -1, cp -1."]
     assert chouettes.tables(c.driver.registry) == {}  # only the store has it now
     # bx is at no table any more: without a number there is nothing to show...

@@ -153,6 +153,10 @@ class ChouetteTable(Generic[O]):
         #: Where each game's board comes from: None for the usual opening (tests set
         #: positions here, as they script the dice).
         self.board_factory: Callable[[], Game] | None = None
+        #: The box and the captain as the last narration left them: the last move of a
+        #: game is told after the game ended and the roles rotated.
+        self.last_movers: tuple[str | None, str | None] = (None, None)
+        self._remember_movers()
 
     # ------------------------------------------------------------------ people
 
@@ -194,7 +198,10 @@ class ChouetteTable(Generic[O]):
 
     def narrate(self, events: Iterable[AnyEvent], out: Outcome) -> None:
         """Every event in words, to everyone at the table."""
-        events = list(events)
+        self._narrate(list(events), out)
+        self._remember_movers()
+
+    def _narrate(self, events: list[AnyEvent], out: Outcome) -> None:
         engine = self.engine
         index = 0
         last_answer: tuple[str, str, Answer, int] | None = None
@@ -359,7 +366,13 @@ class ChouetteTable(Generic[O]):
         return engine.box
 
     def _mover(self, player: int) -> str:
+        if self.engine.game is None:  # (the game that just ended: its players)
+            return self.last_movers[player] or "?"
         return (self.engine.box if player == 0 else self.engine.captain) or "?"
+
+    def _remember_movers(self) -> None:
+        if self.engine.game is not None:
+            self.last_movers = (self.engine.box, self.engine.captain)
 
     # ------------------------------------------------------------------ boards
 
