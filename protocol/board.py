@@ -64,6 +64,11 @@ class Colour(enum.IntEnum):
         return own_point if self is Colour.O else 25 - own_point
 
 
+#: Fields 41..44 (colour, direction, home, bar), which follow from the colour.
+_COLOUR_FIELDS: Final = {
+    colour: f"{int(colour)}:{colour.direction}:{colour.home}:{colour.bar}" for colour in Colour
+}
+
 #: What a name field of a board line may not contain (the field separator, white space).
 _NOT_IN_NAME = re.compile(r"[:\s]")
 
@@ -137,35 +142,17 @@ class BoardLine:
         return self._encoded
 
     def _encode(self) -> str:
-        values: list[object] = [
-            "board",
-            self.player,
-            self.opponent,
-            self.match_length,
-            self.player_score,
-            self.opponent_score,
-            *self.points,
-            0 if self.turn is None else int(self.turn),
-            *self.player_dice,
-            *self.opponent_dice,
-            self.cube,
-            int(self.player_may_double),
-            int(self.opponent_may_double),
-            int(self.was_doubled),
-            int(self.colour),
-            self.colour.direction,
-            self.colour.home,
-            self.colour.bar,
-            self.player_off,
-            self.opponent_off,
-            self.player_bar,
-            self.opponent_bar,
-            self.can_move,
-            self.no_crawford,
-            int(self.post_crawford),
-            self.redoubles,
-        ]
-        return ":".join(map(str, values))
+        turn = 0 if self.turn is None else int(self.turn)
+        return (
+            f"board:{self.player}:{self.opponent}:{self.match_length}:{self.player_score}:"
+            f"{self.opponent_score}:{':'.join(map(str, self.points))}:{turn}:"
+            f"{self.player_dice[0]}:{self.player_dice[1]}:"
+            f"{self.opponent_dice[0]}:{self.opponent_dice[1]}:{self.cube}:"
+            f"{int(self.player_may_double)}:{int(self.opponent_may_double)}:"
+            f"{int(self.was_doubled)}:{_COLOUR_FIELDS[self.colour]}:"
+            f"{self.player_off}:{self.opponent_off}:{self.player_bar}:{self.opponent_bar}:"
+            f"{self.can_move}:{self.no_crawford}:{int(self.post_crawford)}:{self.redoubles}"
+        )
 
     @classmethod
     def decode(cls, line: str) -> BoardLine:
