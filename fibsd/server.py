@@ -29,6 +29,7 @@ Concurrency invariants:
 from __future__ import annotations
 
 import logging
+import math
 import signal
 import ssl
 from collections.abc import Sequence
@@ -333,30 +334,49 @@ class Server:
 
     async def _command_loop(self, session: Session, connection: Connection) -> Departure:
         """Read and handle commands until the user leaves; say how they left."""
+        # One idle-timeout scope for many commands, its deadline moved at each read and
+        # lifted while a command is handled, rather than a scope per command. A scope
+        # whose deadline passed stays cancelled: if that happened just as a line came in,
+        # the line is handled outside it and a new scope follows.
+        idle_seconds = self.config.idle_timeout_seconds
         while True:
-            try:
-                with trio.move_on_after(self.config.idle_timeout_seconds) as idle:
-                    line = await connection.read_line()
-            except LineTooLong:
-                connection.write_line(presentation.line_too_long_notice())
-                return Departure.DROPPED
-            except ConnectionClosed:
-                return Departure.DROPPED
-            if idle.cancelled_caught:
-                outcome = dispatch.timed_out(session)
-                await self._apply(outcome, issuer=session)
+            with trio.CancelScope() as idle:
+                while True:
+                    idle.deadline = trio.current_time() + idle_seconds
+                    try:
+                        line = await connection.read_line()
+                    except LineTooLong:
+                        connection.write_line(presentation.line_too_long_notice())
+                        return Departure.DROPPED
+                    except ConnectionClosed:
+                        return Departure.DROPPED
+                    idle.deadline = math.inf
+                    if idle.cancel_called:
+                        break
+                    departure = await self._handle_line(session, connection, line)
+                    if departure is not None:
+                        return departure
+            if idle.cancelled_caught:  # the deadline passed while waiting for a line
+                await self._apply(dispatch.timed_out(session), issuer=session)
                 return Departure.TIMED_OUT
-            if line is None:
-                return Departure.DROPPED
-            # (No local name for the outcome: it would be kept while the next line is awaited.)
-            await self._apply(
-                dispatch.handle(self.registry, session, line, monotonic=trio.current_time()),
-                issuer=session,
-            )
-            if session.departure is not None:
-                return session.departure
-            if not connection.is_open:
-                return Departure.DROPPED
+            departure = await self._handle_line(session, connection, line)
+            if departure is not None:
+                return departure
+
+    async def _handle_line(self, session: Session, connection: Connection,
+                           line: str | None) -> Departure | None:
+        """Handle one line read (None: end of input); how the user left, if he did."""
+        if line is None:
+            return Departure.DROPPED
+        await self._apply(
+            dispatch.handle(self.registry, session, line, monotonic=trio.current_time()),
+            issuer=session,
+        )
+        if session.departure is not None:
+            return session.departure
+        if not connection.is_open:
+            return Departure.DROPPED
+        return None
 
     # ------------------------------------------------------- outcome handling
 

@@ -166,6 +166,14 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         saved_at  REAL NOT NULL
     );
     """,
+    # 10: each patch carries its own time. A patch used to set `saved_matches.saved_at`,
+    # and SQLite rewrites a whole row (the game's whole copy, over several pages) to change
+    # one column: a tenth of the committer's work and extra pages in every commit. The
+    # time a saved match was last changed is its latest patch's, else its own. (Patches
+    # written before this have none, and their match's `saved_at` is up to date.)
+    """
+    ALTER TABLE saved_match_patches ADD COLUMN saved_at REAL;
+    """,
 )
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -641,16 +649,16 @@ class Store:
         low, high = _pair_key(name, other)
         text = json.dumps(patch, separators=(",", ":"))
         with self._write() as db:
+            # Inserted only if the match is saved: the saved match's row is read, not
+            # rewritten (migration 10).
             cursor = db.execute(
-                "UPDATE saved_matches SET saved_at = ? WHERE player_low = ? AND player_high = ?",
-                (at, low, high),
+                "INSERT INTO saved_match_patches (player_low, player_high, patch, saved_at)"
+                " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM saved_matches"
+                " WHERE player_low = ? AND player_high = ?)",
+                (low, high, text, at, low, high),
             )
             if cursor.rowcount != 1:
                 raise ValueError(f"no saved match between {name} and {other} to change")
-            db.execute(
-                "INSERT INTO saved_match_patches (player_low, player_high, patch) VALUES (?,?,?)",
-                (low, high, text),
-            )
 
     def saved_match(self, name: str, other: str) -> dict[str, object] | None:
         """The saved match between the two players, or None (also for unreadable data)."""
@@ -725,8 +733,10 @@ class Store:
         """(opponent's name key, data) of every saved match `name` takes part in."""
         key = name.lower()
         rows = self._read(
-            "SELECT player_low, player_high, data FROM saved_matches"
-            " WHERE player_low = ? OR player_high = ? ORDER BY saved_at",
+            "SELECT player_low, player_high, data FROM saved_matches AS s"
+            " WHERE player_low = ? OR player_high = ? ORDER BY COALESCE("
+            "(SELECT p.saved_at FROM saved_match_patches AS p WHERE p.player_low = s.player_low"
+            " AND p.player_high = s.player_high ORDER BY p.id DESC LIMIT 1), s.saved_at)",
             (key, key),
         )
         return [

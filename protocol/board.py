@@ -64,6 +64,11 @@ class Colour(enum.IntEnum):
         return own_point if self is Colour.O else 25 - own_point
 
 
+#: Fields 41..44 (colour, direction, home, bar), which follow from the colour.
+_COLOUR_FIELDS: Final = {
+    colour: f"{int(colour)}:{colour.direction}:{colour.home}:{colour.bar}" for colour in Colour
+}
+
 #: What a name field of a board line may not contain (the field separator, white space).
 _NOT_IN_NAME = re.compile(r"[:\s]")
 
@@ -117,6 +122,9 @@ class BoardLine:
     no_crawford: int = 0
     post_crawford: bool = False  # field 51, documented "did crawford"
     redoubles: int = 0  # maximum instant redoubles (unlimited matches)
+    # The encoded line, kept once built: one board goes to every recipient with the same
+    # viewpoint (players and watchers), and encoding was a tenth of a board's cost.
+    _encoded: str | None = attrs.field(default=None, init=False, eq=False, repr=False, hash=False)
 
     @property
     def is_unlimited(self) -> bool:
@@ -128,35 +136,23 @@ class BoardLine:
 
     def encode(self) -> str:
         """The line as sent, without a line terminator."""
-        values: list[object] = [
-            "board",
-            self.player,
-            self.opponent,
-            self.match_length,
-            self.player_score,
-            self.opponent_score,
-            *self.points,
-            0 if self.turn is None else int(self.turn),
-            *self.player_dice,
-            *self.opponent_dice,
-            self.cube,
-            int(self.player_may_double),
-            int(self.opponent_may_double),
-            int(self.was_doubled),
-            int(self.colour),
-            self.colour.direction,
-            self.colour.home,
-            self.colour.bar,
-            self.player_off,
-            self.opponent_off,
-            self.player_bar,
-            self.opponent_bar,
-            self.can_move,
-            self.no_crawford,
-            int(self.post_crawford),
-            self.redoubles,
-        ]
-        return ":".join(map(str, values))
+        if self._encoded is None:
+            object.__setattr__(self, "_encoded", self._encode())
+        assert self._encoded is not None
+        return self._encoded
+
+    def _encode(self) -> str:
+        turn = 0 if self.turn is None else int(self.turn)
+        return (
+            f"board:{self.player}:{self.opponent}:{self.match_length}:{self.player_score}:"
+            f"{self.opponent_score}:{':'.join(map(str, self.points))}:{turn}:"
+            f"{self.player_dice[0]}:{self.player_dice[1]}:"
+            f"{self.opponent_dice[0]}:{self.opponent_dice[1]}:{self.cube}:"
+            f"{int(self.player_may_double)}:{int(self.opponent_may_double)}:"
+            f"{int(self.was_doubled)}:{_COLOUR_FIELDS[self.colour]}:"
+            f"{self.player_off}:{self.opponent_off}:{self.player_bar}:{self.opponent_bar}:"
+            f"{self.can_move}:{self.no_crawford}:{int(self.post_crawford)}:{self.redoubles}"
+        )
 
     @classmethod
     def decode(cls, line: str) -> BoardLine:
@@ -316,3 +312,57 @@ def build_board_line(
         post_crawford=post_crawford,
         redoubles=redoubles,
     )
+
+
+_BOARD_FIELDS: Final = tuple(
+    field.name for field in attrs.fields(BoardLine) if field.init
+)
+
+
+def board_line_from_sides(
+    *,
+    player: str,
+    opponent: str,
+    colour: Colour,
+    player_side: Sequence[int],
+    opponent_side: Sequence[int],
+    match_length: int,
+    player_score: int,
+    opponent_score: int,
+    turn: Colour | None,
+    player_dice: tuple[int, int],
+    opponent_dice: tuple[int, int],
+    cube: int,
+    player_may_double: bool,
+    opponent_may_double: bool,
+    was_doubled: bool,
+    can_move: int,
+    no_crawford: int,
+    post_crawford: bool,
+    redoubles: int,
+) -> BoardLine:
+    """The same line as `build_board_line`, from sides already known to be a legal
+    position, without the checks and conversions: the server's hot path (two boards or
+    more per roll and per move).
+
+    Each side is 26 integers in its own perspective: index 0 its checkers borne off,
+    1..24 its own points, 25 its bar (the rules engine's layout). The names must be valid
+    board-line names (the server's are: account names and `YOU`).
+    """
+    if colour is Colour.O:
+        o_side, x_side = player_side, opponent_side
+    else:
+        o_side, x_side = opponent_side, player_side
+    # O's own point p is absolute p; X's own point p is absolute 25 - p (module docstring).
+    points = (-x_side[25], *[o_side[p] - x_side[25 - p] for p in range(1, 25)], o_side[25])
+    values = (
+        player, opponent, match_length, player_score, opponent_score, points, turn,
+        player_dice, opponent_dice, cube, player_may_double, opponent_may_double,
+        was_doubled, colour, player_side[0], opponent_side[0], player_side[25],
+        opponent_side[25], can_move, no_crawford, post_crawford, redoubles,
+    )
+    line = BoardLine.__new__(BoardLine)
+    for name, value in zip(_BOARD_FIELDS, values):
+        object.__setattr__(line, name, value)
+    object.__setattr__(line, "_encoded", None)
+    return line

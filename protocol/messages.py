@@ -23,6 +23,7 @@ from protocol.wording import (
     format_fields,
     match_text,
     render,
+    template_field_names,
     template_fields,
 )
 
@@ -496,8 +497,8 @@ class TextLine:
     fields: dict[str, str] = attrs.field(factory=dict, hash=False)
 
     def __attrs_post_init__(self) -> None:
-        unknown = set(self.fields) - set(template_fields(self.text))
-        if unknown:
+        if not self.fields.keys() <= template_field_names(self.text):
+            unknown = set(self.fields) - set(template_fields(self.text))
             raise ValueError(f"{self.text.name} has no field(s) {sorted(unknown)}")
         object.__setattr__(self, "fields", format_fields(self.text, **self.fields))
 

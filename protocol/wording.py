@@ -967,9 +967,22 @@ def _template(text: Text) -> _Template:
 
 
 @functools.cache
+@functools.cache
 def template_fields(text: Text) -> tuple[str, ...]:
     """The names of `text`'s fields, in order of first appearance."""
     return tuple(dict.fromkeys(field.name for field in _template(text).fields))
+
+
+@functools.cache
+def template_field_names(text: Text) -> frozenset[str]:
+    """The names of `text`'s fields, as a set (checked for every line the server says)."""
+    return frozenset(template_fields(text))
+
+
+@functools.cache
+def _format_plan(text: Text) -> tuple[tuple[_Field, bool], ...]:
+    """Each field of `text` with whether its spec pads it (worked out once per text)."""
+    return tuple((field, _is_padded(field)) for field in _template(text).fields)
 
 
 def _format_field(value: object, field: _Field) -> str:
@@ -996,9 +1009,9 @@ def format_fields(text: Text, /, **fields: object) -> dict[str, str]:
     if _is_plain(text) and all(isinstance(value, str) for value in fields.values()):
         return {name: str(fields[name]) for name in template_fields(text)}  # already so
     formatted: dict[str, str] = {}
-    for field in _template(text).fields:
+    for field, padded in _format_plan(text):
         value = _format_field(fields[field.name], field)
-        formatted.setdefault(field.name, value.strip(" ") if _is_padded(field) else value)
+        formatted.setdefault(field.name, value.strip(" ") if padded else value)
     return formatted
 
 

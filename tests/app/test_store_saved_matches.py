@@ -63,6 +63,24 @@ def test_patches_change_the_saved_match_until_it_is_saved_whole_again(tmp_path: 
         assert store.saved_match("alice", "bob") == {"fresh": True}  # old patches are gone
 
 
+def test_saved_matches_are_listed_by_their_latest_change_whole_or_patched(tmp_path: Path) -> None:
+    # A patch no longer rewrites its match's row (migration 10): the listing order must
+    # still follow the time of each match's latest change.
+    with Store.open(tmp_path / "db.sqlite") as store:
+        store.save_match("alice", "bob", {"with": "bob"}, 1.0)
+        store.save_match("alice", "carol", {"with": "carol"}, 2.0)
+        store.save_match("alice", "dave", {"with": "dave"}, 3.0)
+        assert [name for name, _ in store.saved_matches_of("alice")] == ["bob", "carol", "dave"]
+        store.patch_saved_match("alice", "bob", [("update", (), {"x": 1})], 4.0)
+        assert [name for name, _ in store.saved_matches_of("alice")] == ["carol", "dave", "bob"]
+        store.patch_saved_match("carol", "alice", [("update", (), {"x": 2})], 5.0)
+        store.patch_saved_match("alice", "bob", [("update", (), {"x": 3})], 6.0)
+        assert [name for name, _ in store.saved_matches_of("alice")] == ["dave", "carol", "bob"]
+        store.save_match("alice", "dave", {"with": "dave", "again": True}, 7.0)  # whole copy
+        assert [name for name, _ in store.saved_matches_of("alice")] == ["carol", "bob", "dave"]
+        assert store.saved_matches_of("bob") == [("alice", {"with": "bob", "x": 3})]
+
+
 def test_a_patch_needs_a_saved_match_and_a_damaged_patch_reads_as_unreadable(tmp_path: Path) -> None:
     with Store.open(tmp_path / "db.sqlite") as store:
         with pytest.raises(ValueError, match="no saved match"):

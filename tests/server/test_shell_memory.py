@@ -102,6 +102,22 @@ async def test_an_idle_user_is_timed_out_after_an_hour(
     assert 3600 <= trio.current_time() - start < 3700
 
 
+async def test_the_idle_timeout_counts_from_the_last_command(
+    memory_server: MemoryServer, mock_clock: trio.testing.MockClock
+) -> None:
+    # One idle scope serves many commands (its deadline moves at each read): each command
+    # must start the hour again, and handling one must not count as idle time.
+    client = await _register_and_log_in(memory_server, "sleepy")
+    for _ in range(3):
+        await trio.sleep(2400)  # 40 minutes, less than the hour
+        await client.send("who")
+        await client.expect_prompt("> ", timeout=60)
+    last = trio.current_time()
+    rest = await client.read_all_until_closed(timeout=7200)
+    assert rest[-1] == "Connection timed out."
+    assert 3600 <= trio.current_time() - last < 3700
+
+
 async def test_a_login_left_unfinished_is_closed_at_the_login_timeout(
     memory_server: MemoryServer, mock_clock: trio.testing.MockClock
 ) -> None:

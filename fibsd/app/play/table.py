@@ -47,6 +47,7 @@ from fibsd.rules import (
     pip_count,
 )
 from protocol.commands import MovePoint
+from protocol.board import BoardLine
 from protocol.messages import BoardMessage, TextLine
 from protocol.wording import Text, count_phrase
 
@@ -191,9 +192,17 @@ class Table(Generic[O]):
         for seat, player in self._players():
             if after == "always" or _wants_board(player, after):
                 out.to(player, boards.board_for(self, player, seat))
+            # One line per viewpoint: every watcher of this seat sees the same board (and
+            # the line keeps its encoding), so it is built and rendered once for them all.
+            seen: BoardLine | None = None
             for watcher in player.watched_by:
                 if after == "always" or _wants_board(watcher, after):
-                    out.to(watcher, boards.board_for(self, watcher, seat))
+                    if self.seat_of(watcher) == seat:  # not a watcher's viewpoint
+                        out.to(watcher, boards.board_for(self, watcher, seat))
+                        continue
+                    if seen is None:
+                        seen = boards.board_line(self, seat, as_player=False)
+                    out.to(watcher, boards.board_message(seen, watcher, playing=False))
 
     def board(self, viewer: O, seat: int) -> BoardMessage:
         return boards.board_for(self, viewer, seat)
