@@ -27,6 +27,7 @@ from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
 from fibsd.clock import Clock
 from fibsd.dice import DiceSource, SeededDice
+from fibsd.store import PatchStep
 from fibsd.rules import (
     Beavered,
     CheckersMoved,
@@ -127,6 +128,10 @@ class Table(Generic[O]):
         self._saved_at_game: tuple[Game, int] | None = None
         #: How many events of that game's history the store has.
         self._saved_history = 0
+        #: The table's and the match's small states as the store has them: a patch
+        #: carries each only when it changed (most actions change neither).
+        self._saved_table_state: dict[str, Any] | None = None
+        self._saved_match_state: dict[str, Any] | None = None
         #: Set when a game ended the match; `fibsd.app.lobby.conclude` finishes it.
         self.match_won: MatchWon | None = None
 
@@ -269,13 +274,21 @@ class Table(Generic[O]):
             state = {**self._table_state(), "match": match.to_dict(finished_from=kept)}
             out.write(lambda store: store.save_match(first, second, state, now, finished_from=kept))
             match.forget_finished(keep=1)  # stored now; `last_game` needs the last one
+            self._saved_table_state = self._table_state()
+            self._saved_match_state = match.state_dict()
         else:
-            patch = [
-                ("update", (), self._table_state()),
-                ("update", ("match",), match.state_dict()),
-                ("update", ("match", "game"), game.state_dict()),
-                ("extend", ("match", "game", "history"), game.history_dicts_since(self._saved_history)),
-            ]
+            patch: list[PatchStep] = []
+            table_state = self._table_state()
+            if table_state != self._saved_table_state:
+                patch.append(("update", (), table_state))
+                self._saved_table_state = table_state
+            match_state = match.state_dict()
+            if match_state != self._saved_match_state:
+                patch.append(("update", ("match",), match_state))
+                self._saved_match_state = match_state
+            patch.append(("update", ("match", "game"), game.state_dict()))
+            patch.append(("extend", ("match", "game", "history"),
+                          game.history_dicts_since(self._saved_history)))
             out.write(lambda store: store.patch_saved_match(first, second, patch, now))
         self._saved_at_game = (game, finished)
         self._saved_history = game.history_length
