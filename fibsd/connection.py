@@ -200,12 +200,8 @@ class Connection:
             with trio.CancelScope() as scope:
                 # close_soon() cancels this, so a kicked user's reader stops at once.
                 self._read_scope = scope
-                data: bytes | bytearray
                 try:
-                    if self._socket is not None:
-                        data = await _receive_now(self._socket)
-                    else:
-                        data = await self.stream.receive_some(_READ_BYTES)
+                    data = await self.stream.receive_some(_READ_BYTES)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     raise ConnectionClosed() from None
                 finally:
@@ -400,18 +396,3 @@ def _send_now(sock: trio.socket.SocketType, data: bytes) -> int:
     except BlockingIOError:
         return 0
 
-
-async def _receive_now(sock: trio.socket.SocketType) -> bytes:
-    """What the peer sent, once it sent something (b"" at end of input), read with plain
-    `os.read` like `_send_now` writes. A client usually sends its next command after
-    reading the answer, so the socket is empty when its reader asks: waiting first and
-    then reading once spares the failed read, checkpoints and wrappers of trio's
-    `receive_some` on every command. BrokenResourceError if the peer is gone."""
-    while True:
-        await trio.lowlevel.wait_readable(sock)
-        try:
-            return os.read(sock.fileno(), _READ_BYTES)
-        except BlockingIOError:  # woken without data (spurious): wait again
-            continue
-        except OSError as error:  # reset by the peer, or closed under us (EBADF)
-            raise trio.BrokenResourceError(str(error)) from error
