@@ -63,7 +63,7 @@ async def test_a_bot_dropped_by_the_server_logs_in_again_and_is_put_back_into_it
         async with trio.open_nursery() as nursery:
             nursery.start_soon(alice.run)
             nursery.start_soon(bob.run)
-            while bob.player.opponent is None or bob.player.board is None:
+            while not _match_running(running, "bob"):  # on the server (see above)
                 await trio.sleep(0.005)
             # the server side closes bob's socket, as a network failure would
             [connection] = [c for s, c in running.server._connections.items() if s.name == "bob"]
