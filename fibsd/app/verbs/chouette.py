@@ -391,23 +391,16 @@ def _off(table: Table, session: Session, me: str, out: Outcome) -> None:
 
 def team(registry: Registry, session: Session, command: c.Team, out: Outcome) -> None:
     """`team TEXT`: to the live team members, as the consultation mode allows (C39-C43)."""
-    if refuse_if_muted(registry, session, out):
-        return
-    table = session.chouette
-    if table is None:
-        out.to(session, TextLine.of(Text.CHOUETTE_NOT_AT_ONE))
-        return
-    engine = table.engine
-    me = table.seated_name(session.name) or session.name
-    if not engine.may_team_talk(me):
-        out.to(session, TextLine.of(Text.CHOUETTE_TALK_REFUSED))
-        return
-    line = TextLine.of(Text.CHOUETTE_TEAM_SAYS, name=me, text=command.text)
-    out.to_each([o for name in engine.team_audience() if (o := table.occupant(name)) is not None], line)
+    _side_talk(registry, session, command.text, out, box_side=False)
 
 
 def boxside(registry: Registry, session: Session, command: c.Boxside, out: Outcome) -> None:
     """`boxside TEXT`: the box and his partner (C39)."""
+    _side_talk(registry, session, command.text, out, box_side=True)
+
+
+def _side_talk(registry: Registry, session: Session, text: str, out: Outcome, *,
+               box_side: bool) -> None:
     if refuse_if_muted(registry, session, out):
         return
     table = session.chouette
@@ -416,9 +409,14 @@ def boxside(registry: Registry, session: Session, command: c.Boxside, out: Outco
         return
     engine = table.engine
     me = table.seated_name(session.name) or session.name
-    if not engine.may_boxside_talk(me):
-        out.to(session, TextLine.of(Text.CHOUETTE_BOXSIDE_REFUSED))
+    if box_side:
+        allowed, refused, says = engine.may_boxside_talk(me), Text.CHOUETTE_BOXSIDE_REFUSED, Text.CHOUETTE_BOXSIDE_SAYS
+        audience = [engine.box, engine.partner]
+    else:
+        allowed, refused, says = engine.may_team_talk(me), Text.CHOUETTE_TALK_REFUSED, Text.CHOUETTE_TEAM_SAYS
+        audience = list(engine.team_audience())
+    if not allowed:
+        out.to(session, TextLine.of(refused))
         return
-    line = TextLine.of(Text.CHOUETTE_BOXSIDE_SAYS, name=me, text=command.text)
-    audience = [engine.box, engine.partner]
+    line = TextLine.of(says, name=me, text=text)
     out.to_each([o for name in audience if (o := table.occupant(name)) is not None], line)
