@@ -171,12 +171,10 @@ class Registry:
         out.to_each(other_clip, clip_status)
         out.to_each(notified_telnet, notice)
 
-    def clear(self) -> list[Session]:
-        """Everyone leaves at once (a shutdown); returns who was online, in login order."""
-        everyone = list(self._online.values())
+    def clear(self) -> None:
+        """Everyone leaves at once (a shutdown)."""
         self._online.clear()
         self._who_list = None
-        return everyone
 
     # ------------------------------------------------------------ departures
 

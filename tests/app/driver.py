@@ -10,8 +10,6 @@ lines out", the transcript style of python-chess's `MockTransport`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import attrs
 
 from fibsd.accounts import Account
@@ -141,7 +139,3 @@ class CoreDriver:
             self.last_lines = lines
             if self.sessions.get(recipient.name) is recipient:
                 self.inbox[recipient.name].extend(lines)
-
-
-def lines_with(lines: Iterable[str], fragment: str) -> list[str]:
-    return [line for line in lines if fragment in line]
