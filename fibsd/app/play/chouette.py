@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
-from fibsd.app.outcome import Outcome
+from fibsd.app.outcome import Delivery, Outcome
 from fibsd.app.play.notation import moves_text, own_point, play_error
 from fibsd.app.play.table import Occupant, RollCounts
 from fibsd.clock import Clock
@@ -183,7 +183,7 @@ class ChouetteTable(Generic[O]):
                     found.append(watcher)
         return found
 
-    def tell_all(self, out: Outcome, line: object) -> None:
+    def tell_all(self, out: Outcome, line: Delivery) -> None:
         out.to_each(self.everyone(), line)
 
     def _say(self, out: Outcome, actor: str | None, own: TextLine | None, others: TextLine | None) -> None:
