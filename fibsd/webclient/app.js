@@ -139,7 +139,8 @@ function onLine(line) {
   if ((m = /^1[01] (\S+)$/.exec(line))) return log(line[1] === "0" ? `Message delivered to ${m[1]}.` : `Message saved for ${m[1]}.`);
   const chat = parseChat(line);
   if (chat) return onChat(chat);
-  if (/^Chouette[: ]/.test(line) || (state.chouette && state.chouette.wants(line))) return onChouetteLine(line);
+  if (state.chouette && state.chouette.onLine(line)) return;
+  if (/^Chouette[: ]/.test(line)) return onChouetteLine(line);
   onText(line);
 }
 
@@ -198,7 +199,8 @@ function onWho(who) {
   }
   // A watcher learns that the match stopped (the player left or saved it) from here.
   const b = state.board;
-  if (b && !playing() && who.name === b.player && !who.opponent && !state.result) {
+  if (b && !playing() && who.name === b.player && !who.opponent && !state.result
+      && !(state.chouette && state.chouette.active())) {
     state.result = { text: `${b.player}'s match with ${b.opponent} stopped (saved or over).`, stopped: true };
     renderControls();
   }
@@ -670,7 +672,7 @@ function renderControls() {
   show("claim", !!grace);
   show("resign-box", free && b.turn !== 0 && $("resign-confirm").hidden && !chouette);
   show("leave", me && !(result && result.matchOver) && !chouette);
-  show("unwatch", watching && !(result && (result.matchOver || result.stopped)));
+  show("unwatch", watching && !chouette && !(result && (result.matchOver || result.stopped)));
   show("result", !!result);
   if (result) {
     $("result-text").textContent = result.text;
@@ -905,7 +907,7 @@ function toLobby() {
 async function more() {
   if (!state.chouette) {
     const module = await import("./more.js");
-    state.chouette = module.install({ state, send, log, render, renderControls, renderLobby, button, notice, attention });
+    state.chouette = module.install({ state, send, log, render, renderControls, renderLobby, button, notice, attention, newGame });
   }
   return state.chouette;
 }
@@ -915,7 +917,6 @@ $("show-chouettes").addEventListener("click", async () => (await more()).chouett
 // Chouette lines before the module is loaded: load it, then hand it the lines.
 const early = [];
 function onChouetteLine(line) {
-  if (state.chouette) return state.chouette.onLine(line) || onText(line);
   early.push(line);
   if (early.length === 1) more().then((c) => { for (const l of early.splice(0)) if (!c.onLine(l)) onText(l); });
 }

@@ -507,6 +507,31 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         assert Select(alice.find("#resign-kind")).first_selected_option.get_attribute("value") == "n"
         assert not alice.visible("#result")
 
+        # The finished match, replayed move by move; the leaderboard.
+        alice.click("#show-history")
+        alice.click('#history tr[data-match="1"] button[data-action="replay"]')
+        alice.wait(lambda: alice.text("#replay-caption").endswith("Game 1: alice 0 – 0 bob"), "the replay")
+        alice.click('#extra button[data-action="forward"]')
+        alice.wait(lambda: alice.text("#replay-caption").endswith("alice: 31: 8/5 6/5"), "alice's first move")
+        assert alice.find('#replay-board [data-q="5"]').get_attribute("data-mine") == "2"
+        alice.click('#extra button[data-action="forward"]')
+        alice.wait(lambda: alice.text("#replay-caption").endswith("bob: 65: 24/18 18/13"), "bob's move")
+        assert alice.find('#replay-board [data-q="12"]').get_attribute("data-mine") == "-6"
+        shot(alice, "replay")
+        alice.click("#show-ratings")
+        alice.wait(lambda: alice.visible("#leaderboard"), "the leaderboard")
+
+        # The page's weight with everything loaded (more.js included): at most twice
+        # issue 25's start (43 KB, 6 requests), on the wire.
+        entries = alice.js("return [...performance.getEntriesByType('navigation'),"
+                           " ...performance.getEntriesByType('resource')]"
+                           ".map((e) => [e.name, e.transferSize, e.decodedBodySize])")
+        wire = sum(size for _, size, _ in entries)
+        print(f"page: {len(entries)} requests, {wire} bytes on the wire, "
+              f"{sum(body for _, _, body in entries)} bytes of files: {entries}")
+        assert len(entries) <= 12 and wire <= 86_000, entries
+        assert all(name.startswith(server.url) for name, _, _ in entries)  # nothing from the internet
+
         # No telnet wording and no registration noise in anyone's log (#6, #10).
         for page in (alice, bob, carol):
             log = page.log_text()
@@ -615,4 +640,83 @@ def test_invitations_chat_leave_resume_reload_drop_and_claim(browser: WebDriver,
         alice.wait(lambda: alice.text("#result-text") == "You win the 5-point match 5–0.", "the claimed match")
         alice.click("#to-lobby")
         alice.wait(lambda: not alice.visible("#match-view"), "back in the lobby")
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
+    # The order roll 6, 5, 4 (alice box, bob captain, carol crew); game 1's opening 3-1
+    # (the box first); bob's roll 6-5; the box's roll after his double 2-1; game 2's opening.
+    dice = ScriptedDice([6, 5, 4, 3, 1, 6, 5, 2, 1, 3, 1], coin=0)
+    with ThreadedServer(tmp_path, dice) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+
+        # alice opens a table from the lobby; bob and carol join it from their lists.
+        alice.click("#show-chouettes")
+        alice.click('#extra button[data-action="c-create"]')
+        alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
+        for page in (bob, carol):
+            page.click("#show-chouettes")
+            page.click('#extra [data-table="1"] button[data-action="c-join"]')
+        alice.wait(lambda: "3 seated" in alice.text("#chouette-panel"), "three seated")
+        shot(alice, "chouette-table")
+        alice.click('#chouette-panel button[data-action="c-start"]')
+
+        # Game 1: alice is the box and moves first, on the board, like a match.
+        alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        bob.wait(lambda: "You are the captain" in bob.text("#chouette-role"), "the captain")
+        carol.wait(lambda: "on bob's team; your cube: 1" in carol.text("#chouette-role"), "the crew")
+        for a, b in (("8", "5"), ("6", "5")):
+            alice.point(int(a))
+            alice.point(int(b))
+        alice.click("#confirm-move")
+
+        # The team's turn: carol, of the crew, doubles her own cube; the box takes it.
+        carol.click('#chouette-panel button[data-action="c-double"]')
+        alice.wait(lambda: alice.visible('#chouette-panel [data-kind="double"][data-from="carol"]'), "carol's double")
+        alice.click('#chouette-panel [data-from="carol"] button[data-action="c-accept"]')
+        carol.wait(lambda: "your cube: 2" in carol.text("#chouette-role"), "carol's cube at 2")
+        alice.wait(lambda: "carol 2" in alice.text("#chouette-cubes"), "the box's view of the cubes")
+
+        # bob, the captain, rolls and moves on the board.
+        bob.click("#roll")
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        bob.point(24)
+        bob.point(18)
+        bob.point(18)
+        bob.point(13)
+        bob.click("#confirm-move")
+
+        # The box doubles every cube; the team answers by buttons: bob takes, carol passes.
+        alice.click('#chouette-panel button[data-action="c-double"]')
+        for page in (bob, carol):
+            page.wait(lambda: page.visible('#chouette-panel [data-kind="double"][data-from="alice"]'), "the box's double")
+        assert "alice doubles you to 4" in carol.text("#chouette-panel")
+        shot(carol, "chouette-answer")
+        bob.click('#chouette-panel [data-from="alice"] button[data-action="c-accept"]')
+        carol.click('#chouette-panel [data-from="alice"] button[data-action="c-reject"]')
+        alice.wait(lambda: "carol out" in alice.text("#chouette-cubes") and "bob 2" in alice.text("#chouette-cubes"),
+                   "the answers shown together")
+        alice.wait(lambda: alice.dice() == "2,1", "the box's roll")
+
+        # bob resigns his cube (asked first); the box accepts: the game ends, the ledger
+        # and the rotation show it to everyone.
+        bob.click('#chouette-panel button[data-action="c-resign"]')
+        bob.wait(lambda: "on your cube (2)? The box wins 2." in bob.text("#c-resign-confirm"), "the question")
+        bob.click('#chouette-panel button[data-action="c-resign-yes"]')
+        alice.click('#chouette-panel [data-kind="resign"][data-from="bob"] button[data-action="c-accept"]')
+        for page in (alice, bob, carol):
+            page.wait(lambda: page.text('#chouette-ledger tr[data-user="alice"] td:nth-child(2)') == "+4"
+                      and page.text('#chouette-ledger tr[data-user="bob"] td:nth-child(2)') == "-2"
+                      and page.text('#chouette-ledger tr[data-user="carol"] td:nth-child(2)') == "-2", "the ledger")
+        # Game 2: the box kept the box, the captain went to the end of the queue.
+        carol.wait(lambda: "You are the captain" in carol.text("#chouette-role"), "carol captain")
+        bob.wait(lambda: "on carol's team" in bob.text("#chouette-role"), "bob in the crew")
+        assert "Rotation: alice → carol → bob" in alice.text("#chouette-queue")
+        alice.wait(lambda: alice.dice() == "3,1", "game 2's opening")
+        shot(alice, "chouette")
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
