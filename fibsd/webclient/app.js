@@ -149,8 +149,11 @@ function onRegisterLine(line) {
     state.mode = "registered";  // the telnet session that follows is only left
     send("bye");
     state.afterRegister = true;
-    // Log in with CLIP on a fresh connection, as any client does after registering.
-    setTimeout(() => { state.loginSent = false; connect("login"); }, 0);
+    // Log in with CLIP on a fresh connection, as any client does after registering, once
+    // the server closed this one (others then see one logout, then one login).
+    const login = () => { if (state.mode === "registered") { state.loginSent = false; connect("login"); } };
+    state.ws.onclose = login;
+    setTimeout(login, 3000);  // (a close that never comes)
   } else if (line.startsWith("** ")) {
     loginFailed(line.slice(3));
   }

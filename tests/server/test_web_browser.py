@@ -163,8 +163,14 @@ class Page:
         return bool(elements) and elements[0].is_displayed()
 
     def click(self, css: str) -> None:
-        self.wait(lambda: self.visible(css), css)
-        self.find(css).click()
+        """Click `css` once it is shown (again, if the view was redrawn under the click)."""
+        def attempt() -> bool:
+            if not self.visible(css):
+                return False
+            self.find(css).click()
+            return True
+
+        self.wait(attempt, css)
 
     def wait_log(self, text: str) -> None:
         self.wait(lambda: text in self.text("#log"), repr(text))
@@ -536,7 +542,7 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         for page in (alice, bob, carol):
             log = page.log_text()
             assert "Type '" not in log and "type '" not in log, log
-        assert "bob drops connection" not in alice.log_text() and "bob logs out" not in alice.log_text()
+        assert "bob drops connection" not in alice.log_text() and "bob logs out" not in alice.log_text(), alice.log_text()
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
