@@ -9,7 +9,6 @@ stopped by their PIDs. The players act like bots with the server's own dice
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -33,7 +32,6 @@ async def cluster() -> AsyncIterator[pgcluster.Cluster]:
 async def test_a_match_survives_restarts_of_the_database_and_of_fibsd(
     tmp_path: Path, cluster: pgcluster.Cluster,
 ) -> None:
-    started = time.monotonic()
     url = await trio.to_thread.run_sync(cluster.create_database, "club")
     server = ServerProcess(tmp_path, url)
     try:
@@ -73,4 +71,3 @@ async def test_a_match_survives_restarts_of_the_database_and_of_fibsd(
     finally:
         await server.close_clients()
         server.terminate()
-    assert time.monotonic() - started < 120
