@@ -18,6 +18,7 @@ import collections
 from collections.abc import Iterable, Iterator
 
 from fibsd.accounts import name_key
+from fibsd.analysis import AnalysisQueue
 from fibsd.app.outcome import ClipBytes, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
@@ -69,6 +70,9 @@ class Registry:
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
         self.peak_online = 0
+        #: Matches waiting for engine analysis (the shell fills it from the store at
+        #: start-up and says whether gnubg is there; fibsd.app.verbs.analysis).
+        self.analysis = AnalysisQueue(capacity=config.analysis_queue_size)
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS
         )

@@ -1,0 +1,186 @@
+"""Engine analysis of finished matches: `analyse`, `analysis`, `show pr`, and what the
+core does when a worker hands a result back (docs/analysis.md).
+
+The core only sees data: a job queued (`Outcome.analyses`, after its write stored it),
+and a result arrived (`arrived`, called by the shell with a `fibsd.analysis.AnalysisDone`).
+gnubg itself runs in the shell's worker processes (fibsd/analyser.py).
+"""
+
+from __future__ import annotations
+
+from fibsd.accounts import name_key
+from fibsd.analysis import AnalysisDone, MatchAnalysis, band
+from fibsd.app.outcome import Outcome
+from fibsd.app.registry import Registry
+from fibsd.app.session import Session
+from fibsd.matfile import MatchRecord
+from fibsd.store import Store
+from protocol import commands as c
+from protocol.messages import TextLine
+from protocol.wording import Text, render
+
+__all__ = ["analyse", "analysis", "arrived", "queue", "show_pr"]
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def _record_of(registry: Registry, session: Session, record_id: int, out: Outcome) -> MatchRecord | None:
+    """The finished match, if the asker may see it (as `export` allows: his own)."""
+    record = registry.store.match_record(record_id)
+    if record is None or session.key not in (name_key(name) for name in record.players):
+        out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=record_id))
+        return None
+    return record
+
+
+def queue(registry: Registry, record_id: int, requesters: list[str], out: Outcome) -> bool:
+    """Put a match in the queue (stored first, then handed to the workers); False if the
+    queue is full or analysis is off."""
+    queue = registry.analysis
+    if queue.unavailable is not None or queue.full:
+        return False
+    queue.pending[record_id] = list(requesters)
+    at = registry.clock.now()
+    names = list(requesters)
+    out.write(lambda store: store.queue_analysis(record_id, names, at))
+    out.analyses.append(record_id)
+    return True
+
+
+def analyse(registry: Registry, session: Session, command: c.Analyse, out: Outcome) -> None:
+    """`analyse ID`: queue one of the asker's finished matches."""
+    queue_state = registry.analysis
+    if queue_state.unavailable is not None:
+        out.to(session, TextLine.of(Text.ANALYSIS_UNAVAILABLE, text=queue_state.unavailable))
+        return
+    record_id = command.record_id
+    if _record_of(registry, session, record_id, out) is None:
+        return
+    waiting = queue_state.pending.get(record_id)
+    if waiting is not None:
+        if session.key not in waiting:
+            waiting.append(session.key)
+            names = list(waiting)
+            at = registry.clock.now()
+            out.write(lambda store: store.queue_analysis(record_id, names, at))
+        place = queue_state.position(record_id) or 1
+        out.to(session, TextLine.of(Text.ANALYSIS_ALREADY_QUEUED, number=record_id,
+                                    place=_ordinal(place)))
+        return
+    if registry.store.analysis(record_id) is not None:
+        out.to(session, TextLine.of(Text.ANALYSIS_ALREADY_DONE, number=record_id))
+        return
+    if not queue(registry, record_id, [session.key], out):
+        out.to(session, TextLine.of(Text.ANALYSIS_QUEUE_FULL, count=len(queue_state.pending)))
+        return
+    place = queue_state.position(record_id) or 1
+    out.to(session, TextLine.of(Text.ANALYSIS_QUEUED, number=record_id, place=_ordinal(place)))
+
+
+def _pr_text(pr: float | None) -> str:
+    return "n/a" if pr is None else f"{pr:.1f}"
+
+
+def summary_lines(analysis: MatchAnalysis, record: MatchRecord) -> list[str]:
+    """`analysis ID`: a header line, then one line per player (record order)."""
+    length = "unlimited" if record.length is None else f"{record.length} point"
+    about = (f"{record.players[0]} - {record.players[1]}, {length}, "
+             f"{record.score[0]}-{record.score[1]}")
+    lines = [render(Text.ANALYSIS_HEADER, number=analysis.record_id, text=about,
+                    checker=analysis.checker_plies, cube=analysis.cube_plies)]
+    for player in analysis.players:
+        lines.append(render(
+            Text.ANALYSIS_PLAYER, name=player.name, pr=_pr_text(player.pr), band=player.band,
+            decisions=player.decisions, errors=player.checker_errors,
+            blunders=player.checker_blunders, cube_errors=player.cube_errors,
+            cube_blunders=player.cube_blunders, luck=f"{player.luck:+.3f}",
+        ))
+    return lines
+
+
+def moves_lines(analysis: MatchAnalysis) -> list[str]:
+    """`analysis ID moves`: a header line, then one line per error or blunder, in order."""
+    if not analysis.errors:
+        return [render(Text.ANALYSIS_NO_ERRORS, number=analysis.record_id)]
+    lines = [render(Text.ANALYSIS_MOVES_HEADER, number=analysis.record_id)]
+    for error in analysis.errors:
+        dice = "-" if error.dice is None else f"{error.dice[0]}{error.dice[1]}"
+        kind = ("blunder" if error.blunder else "error") if error.kind == "move" else (
+            "cube-blunder" if error.blunder else "cube-error")
+        lines.append(render(
+            Text.ANALYSIS_MOVE, game=error.game, name=analysis.players[error.player].name,
+            position=error.position, dice=dice, kind=kind, played=error.played or "-",
+            best=error.best or "-", lost=error.lost,
+        ))
+    return lines
+
+
+def analysis(registry: Registry, session: Session, command: c.Analysis, out: Outcome) -> None:
+    """`analysis ID [moves|sgf]`: the stored analysis of one of the asker's matches."""
+    record_id = command.record_id
+    record = _record_of(registry, session, record_id, out)
+    if record is None:
+        return
+    found = registry.store.analysis(record_id)
+    if found is None:
+        place = registry.analysis.position(record_id)
+        if place is not None:
+            out.to(session, TextLine.of(Text.ANALYSIS_PENDING, number=record_id,
+                                        place=_ordinal(place)))
+        elif registry.analysis.unavailable is not None:
+            out.to(session, TextLine.of(Text.ANALYSIS_UNAVAILABLE,
+                                        text=registry.analysis.unavailable))
+        else:
+            out.to(session, TextLine.of(Text.ANALYSIS_NOT_YET, number=record_id))
+        return
+    match command.part:
+        case c.AnalysisPart.SUMMARY:
+            out.lines(session, *summary_lines(found, record))
+        case c.AnalysisPart.MOVES:
+            out.lines(session, *moves_lines(found))
+        case c.AnalysisPart.SGF:
+            sgf = registry.store.analysis_sgf(record_id) or ""
+            out.lines(session, *sgf.splitlines(),
+                      render(Text.ANALYSIS_SGF_END, number=record_id))
+
+
+def show_pr(registry: Registry, session: Session, name: str, out: Outcome) -> None:
+    """`show pr [NAME]`: the mean PR over the player's analysed matches, and how many."""
+    account = registry.store.get_account(name)
+    shown = account.name if account is not None else name
+    found = registry.store.average_pr(shown)
+    if found is None:
+        out.to(session, TextLine.of(Text.SHOW_PR_NONE, name=shown))
+        return
+    average, count = found
+    out.lines(session, render(Text.SHOW_PR, name=shown, pr=f"{average:.1f}", band=band(average),
+                              count=count))
+
+
+def arrived(registry: Registry, done: AnalysisDone) -> Outcome:
+    """A worker finished a job: store the analysis (or drop the failed job), then tell
+    whoever asked and is online."""
+    out = Outcome()
+    requesters = registry.analysis.pending.pop(done.record_id, [])
+    analysis = done.analysis
+    if analysis is not None:
+        sgf = done.sgf
+
+        def save(store: Store) -> None:
+            store.save_analysis(analysis, sgf)
+
+        out.write(save)
+        line = TextLine.of(Text.ANALYSIS_READY, number=done.record_id)
+    else:
+        record_id = done.record_id
+        out.write(lambda store: store.drop_analysis_job(record_id))
+        line = TextLine.of(Text.ANALYSIS_FAILED, number=done.record_id,
+                           text=done.failure or "unknown reason")
+    for key in requesters:
+        session = registry.get(key)
+        if session is not None:
+            out.to(session, line)
+    return out
