@@ -22,12 +22,12 @@ GNUBG = "/usr/games/gnubg"
 pytestmark = pytest.mark.skipif(not Path(GNUBG).exists(), reason="needs Debian's gnubg")
 
 PLAYER_LINE = re.compile(
-    r"(?P<name>\S+): PR (?P<pr>\S+) \((?P<band>[a-z ]+)\); (?P<decisions>\d+) decisions; "
+    r"Player (?P<name>\S+): PR (?P<pr>\S+) \((?P<band>[a-z ]+)\); (?P<decisions>\d+) decisions; "
     r"checker (?P<errors>\d+) errors, (?P<blunders>\d+) blunders; "
     r"cube (?P<cube_errors>\d+) errors, (?P<cube_blunders>\d+) blunders; luck (?P<luck>[+-]\d+\.\d+)$"
 )
 MOVE_LINE = re.compile(
-    r"(?P<game>\d+) (?P<name>\S+) (?P<position>\S{14}) (?P<dice>\d\d|-) "
+    r"Game (?P<game>\d+) (?P<name>\S+) (?P<position>\S{14}) (?P<dice>\d\d|-) "
     r"(?P<kind>error|blunder|cube-error|cube-blunder): (?P<played>.+) \| best: (?P<best>.+) "
     r"\| -(?P<lost>\d+\.\d{3})$"
 )
@@ -160,6 +160,6 @@ async def test_a_match_played_through_the_server_gets_gnubgs_own_pr(
     assert sgf[0].removeprefix("> ").startswith("(;FF[4]GM[6]")
 
     await alice.send("show pr alice")
-    average = await alice.read_until(lambda line: "alice: average PR" in line)
-    assert average[-1].removeprefix("> ") == (f"alice: average PR {stored.players[0].pr:.1f} "
+    average = await alice.read_until(lambda line: "Average PR of alice" in line)
+    assert average[-1].removeprefix("> ") == (f"Average PR of alice: {stored.players[0].pr:.1f} "
                            f"({stored.players[0].band}), analysed matches: 1")
