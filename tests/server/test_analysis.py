@@ -163,3 +163,22 @@ async def test_a_match_played_through_the_server_gets_gnubgs_own_pr(
     average = await alice.read_until(lambda line: "Average PR of alice" in line)
     assert average[-1].removeprefix("> ") == (f"Average PR of alice: {stored.players[0].pr:.1f} "
                            f"({stored.players[0].band}), analysed matches: 1")
+
+
+async def test_every_rated_match_is_analysed_by_itself_when_the_setting_says_so(
+    start_server: Any,
+) -> None:
+    running = await start_server(clock=SystemClock(), **{"analysis.analysis_auto": "rated"})
+    pool = running.server.analysis_pool
+    await play_match(running.port, 1)
+    with trio.fail_after(120):
+        while pool.done_count < 1:
+            await pool.changed.wait()
+    [record] = running.server.store.match_records_of("alice")
+    analysis = running.server.store.analysis(record.id)
+    assert analysis is not None and [p.name for p in analysis.players] == ["alice", "bob"]
+    assert running.server.store.analysis_jobs() == []
+    alice, _ = await telnet_login(running, "alice")
+    await alice.send(f"analyse {record.id}")
+    await alice.read_until(ending(f"** Match {record.id} is already analysed: "
+                                  f"type 'analysis {record.id}'."))

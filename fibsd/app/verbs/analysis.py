@@ -1,25 +1,20 @@
-"""Engine analysis of finished matches: `analyse`, `analysis`, `show pr`, and what the
-core does when a worker hands a result back (docs/analysis.md).
-
-The core only sees data: a job queued (`Outcome.analyses`, after its write stored it),
-and a result arrived (`arrived`, called by the shell with a `fibsd.analysis.AnalysisDone`).
-gnubg itself runs in the shell's worker processes (fibsd/analyser.py).
-"""
+"""Engine analysis of finished matches, the commands: `analyse`, `analysis` and
+`show pr` (docs/analysis.md). The queue itself is `fibsd.app.analyses`."""
 
 from __future__ import annotations
 
 from fibsd.accounts import name_key
-from fibsd.analysis import AnalysisDone, MatchAnalysis, band
+from fibsd.analysis import MatchAnalysis, band
+from fibsd.app.analyses import queue
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.matfile import MatchRecord
-from fibsd.store import Store
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text, render
 
-__all__ = ["analyse", "analysis", "arrived", "queue", "show_pr"]
+__all__ = ["analyse", "analysis", "moves_lines", "show_pr", "summary_lines"]
 
 
 def _ordinal(place: int) -> str:
@@ -34,20 +29,6 @@ def _record_of(registry: Registry, session: Session, record_id: int, out: Outcom
         out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=record_id))
         return None
     return record
-
-
-def queue(registry: Registry, record_id: int, requesters: list[str], out: Outcome) -> bool:
-    """Put a match in the queue (stored first, then handed to the workers); False if the
-    queue is full or analysis is off."""
-    queue = registry.analysis
-    if queue.unavailable is not None or queue.full:
-        return False
-    queue.pending[record_id] = list(requesters)
-    at = registry.clock.now()
-    names = list(requesters)
-    out.write(lambda store: store.queue_analysis(record_id, names, at))
-    out.analyses.append(record_id)
-    return True
 
 
 def analyse(registry: Registry, session: Session, command: c.Analyse, out: Outcome) -> None:
@@ -158,29 +139,3 @@ def show_pr(registry: Registry, session: Session, name: str, out: Outcome) -> No
     average, count = found
     out.lines(session, render(Text.SHOW_PR, name=shown, pr=f"{average:.1f}", band=band(average),
                               count=count))
-
-
-def arrived(registry: Registry, done: AnalysisDone) -> Outcome:
-    """A worker finished a job: store the analysis (or drop the failed job), then tell
-    whoever asked and is online."""
-    out = Outcome()
-    requesters = registry.analysis.pending.pop(done.record_id, [])
-    analysis = done.analysis
-    if analysis is not None:
-        sgf = done.sgf
-
-        def save(store: Store) -> None:
-            store.save_analysis(analysis, sgf)
-
-        out.write(save)
-        line = TextLine.of(Text.ANALYSIS_READY, number=done.record_id)
-    else:
-        record_id = done.record_id
-        out.write(lambda store: store.drop_analysis_job(record_id))
-        line = TextLine.of(Text.ANALYSIS_FAILED, number=done.record_id,
-                           text=done.failure or "unknown reason")
-    for key in requesters:
-        session = registry.get(key)
-        if session is not None:
-            out.to(session, line)
-    return out

@@ -42,8 +42,9 @@ class Analyses(Family):
         with self._write() as db:
             db.execute("DELETE FROM analysis_jobs WHERE record_id = ?", (analysis.record_id,))
             db.execute(
-                "INSERT OR REPLACE INTO analyses (record_id, data, sgf, analysed_at)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO analyses (record_id, data, sgf, analysed_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (record_id) DO UPDATE SET data = excluded.data,"
+                " sgf = excluded.sgf, analysed_at = excluded.analysed_at",
                 (analysis.record_id, data, zlib.compress(sgf.encode("utf-8")),
                  analysis.analysed_at),
             )
@@ -51,8 +52,9 @@ class Analyses(Family):
             for player in analysis.players:
                 if player.pr is not None:
                     db.execute(
-                        "INSERT OR REPLACE INTO analysis_prs (record_id, name, pr)"
-                        " VALUES (?, ?, ?)", (analysis.record_id, player.name, player.pr))
+                        "INSERT INTO analysis_prs (record_id, name, pr) VALUES (?, ?, ?)"
+                        " ON CONFLICT (record_id, name) DO UPDATE SET pr = excluded.pr",
+                        (analysis.record_id, player.name, player.pr))
 
     def analysis(self, record_id: int) -> MatchAnalysis | None:
         rows = self._read("SELECT data FROM analyses WHERE record_id = ?", (record_id,))
@@ -60,7 +62,7 @@ class Analyses(Family):
 
     def analysis_sgf(self, record_id: int) -> str | None:
         rows = self._read("SELECT sgf FROM analyses WHERE record_id = ?", (record_id,))
-        return zlib.decompress(rows[0]["sgf"]).decode("utf-8") if rows else None
+        return zlib.decompress(bytes(rows[0]["sgf"])).decode("utf-8") if rows else None
 
     def average_pr(self, name: str) -> tuple[float, int] | None:
         """A player's mean PR over his analysed matches, and how many; None if none."""
