@@ -283,8 +283,9 @@ class AnalysisQueue:
     queue is full" without asking the shell."""
 
     capacity: int
-    #: Why analysis is off (no gnubg), or None when it works.
-    unavailable: str | None = None
+    #: Why analysis is off, or None when it works: off until the shell has workers
+    #: running (the synchronous test driver has none).
+    unavailable: str | None = "no analysis workers are running"
     pending: dict[int, list[str]] = attrs.field(factory=dict)
 
     @property

@@ -381,9 +381,9 @@ class Config:
     analysis_workers: int = 1
     analysis_queue_size: int = 50
     analysis_time_limit_seconds: float = 600.0
-    analysis_checker_plies: int = 0
-    analysis_cube_plies: int = 0
-    analysis_auto: str = "none"
+    analysis_checker_plies: int = 1
+    analysis_cube_plies: int = 1
+    analysis_auto: str = "rated"
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

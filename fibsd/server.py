@@ -145,6 +145,7 @@ class Server:
             self.registry.analysis.unavailable = (
                 f"GNU Backgammon is not installed ({config.analysis_gnubg} not found)")
         else:
+            self.registry.analysis.unavailable = None
             self.analysis_pool = AnalysisPool(
                 gnubg=gnubg, workers=config.analysis_workers,
                 checker_plies=config.analysis_checker_plies,

@@ -35,8 +35,8 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fibsd.analyser import run_gnubg  # noqa: E402
-from fibsd.analysis import MatchAnalysis, read_gnubg_output  # noqa: E402
+from fibsd.analyser import run_gnubg
+from fibsd.analysis import MatchAnalysis, read_gnubg_output
 
 SELF_PLAY = r'''
 import gnubg, os
@@ -115,15 +115,98 @@ async def engine(args: argparse.Namespace) -> None:
                       + f" ({min(plies)}-ply/{reference}-ply)")
 
 
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def server_bench(args: argparse.Namespace) -> None:
+    """The server's command round trips with and without gnubg workers busy."""
+    import random
+
+    from fibsd.accounts import Account
+    from fibsd.config import Config
+    from fibsd.passwords import PasswordHasher
+    from fibsd.rules import MatchOptions
+    from fibsd.server import Server
+    from fibsd.store.sqlite import SQLiteStore
+    from tests.app.random_matches import play_match
+    from tests.server.client import TestClient
+
+    with tempfile.TemporaryDirectory() as directory:
+        settings = Config.from_mapping({
+            "server": {"port": 0, "db_path": f"{directory}/fibsd.db",
+                       "motd_file": f"{directory}/none.txt", "log_level": "WARNING"},
+            "limits": {"commands_per_second": 10_000.0, "command_burst": 100_000},
+            "analysis": {"analysis_gnubg": args.gnubg, "analysis_workers": 1,
+                         "analysis_checker_plies": args.server_plies,
+                         "analysis_cube_plies": args.server_plies},
+        })
+        hasher = PasswordHasher.for_tests("pbkdf2_sha256")
+        with SQLiteStore.open(settings.db_path) as store:
+            store.create_account(Account.new("alice", hasher.hash("secret"), time.time()))
+            ids = []
+            for seed in range(40):
+                match = play_match(random.Random(seed), MatchOptions(length=5), double_chance=0.03)
+                ids.append(store.record_match(
+                    players=("alice", "bob"), match_data=match.to_dict(), length=5,
+                    score=match.score, winner=match.winner, started_at=0.0, finished_at=60.0))
+            server = Server(settings, store, hasher=hasher)
+            async with trio.open_nursery() as nursery:
+                await nursery.start(server.serve)
+                port = server.listeners[0].socket.getsockname()[1]
+                client = TestClient(await trio.open_tcp_stream("127.0.0.1", port))
+                await client.expect_prompt("login: ", timeout=30)
+                await client.send("login bench 1008 alice secret")
+                await client.read_until("6", timeout=30)
+
+                async def measure() -> tuple[list[float], float, float]:
+                    me, children = os.times()[0:2], os.times()[2:4]
+                    times: list[float] = []
+                    end = time.perf_counter() + args.seconds
+                    while time.perf_counter() < end:
+                        started = time.perf_counter()
+                        await client.send("time")
+                        await client.read_until(lambda line: "UTC" in line, timeout=60)
+                        times.append((time.perf_counter() - started) * 1000)
+                    after = os.times()
+                    return (times, sum(after[0:2]) - sum(me), sum(after[2:4]) - sum(children))
+
+                print(f"server: 1 gnubg worker at {args.server_plies}-ply, 5-point random "
+                      f"matches queued; `time` round trips for {args.seconds:g} s each; "
+                      f"load average {os.getloadavg()[0]:.1f}")
+                print(f"{'':28} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} "
+                      f"{'fibsd CPU s':>12} {'gnubg CPU s':>12} {'wall s':>7}")
+                for label in ("idle", "while analysing"):
+                    if label != "idle":
+                        for number in ids:
+                            await client.send(f"analyse {number}")
+                        pool = server.analysis_pool
+                        assert pool is not None
+                        while not pool.running:
+                            await pool.changed.wait()
+                    started = time.perf_counter()
+                    times, cpu, gnubg_cpu = await measure()
+                    wall = time.perf_counter() - started
+                    print(f"{label:28} {statistics.median(times):10.2f} "
+                          f"{_percentile(times, 0.99):8.2f} {max(times):8.2f} {cpu:12.2f} "
+                          f"{gnubg_cpu:12.2f} {wall:7.1f}")
+                pool = server.analysis_pool
+                print(f"matches analysed meanwhile: {pool.done_count if pool else 0} "
+                      "(gnubg CPU counts the finished ones)")
+                server.request_stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--plies", default="0,1,2")
     parser.add_argument("--gnubg", default="/usr/games/gnubg")
     parser.add_argument("--server", action="store_true", help="only the server part")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--server-plies", type=int, default=1)
     args = parser.parse_args()
     if args.server:
-        from scripts.bench_analysis_server import server_bench  # noqa: PLC0415
         trio.run(server_bench, args)
     else:
         trio.run(engine, args)
