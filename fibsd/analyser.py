@@ -183,11 +183,11 @@ class AnalysisPool:
         async for record_id in self._receive:
             done = await self._analyse(record_id)
             self.running.pop(record_id, None)
-            self.done_count += 1
             try:
                 await self._deliver(done)
             except Exception:  # the server's problem, logged there too: keep working
                 log.exception("analysis of match %d: delivering the result failed", record_id)
+            self.done_count += 1  # (after the delivery: its lines are queued by now)
             self._changed()
 
     async def _analyse(self, record_id: int) -> AnalysisDone:

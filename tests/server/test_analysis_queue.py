@@ -25,9 +25,12 @@ from fibsd.rules import MatchOptions
 from fibsd.store.sqlite import SQLiteStore
 from tests.app.random_matches import play_match
 from tests.server import conftest
-from tests.server.helpers import register, telnet_login
+from tests.server.helpers import clip_login, register, telnet_login
 
 GNUBG = "/usr/games/gnubg"
+#: How long a real gnubg may take: its workers run at the lowest CPU priority, so on a
+#: machine busy with other work (eight test suites on two cores) it waits its turn.
+LONG = 600
 pytestmark = pytest.mark.skipif(not Path(GNUBG).exists(), reason="needs Debian's gnubg")
 
 FAKE_GNUBG = '''#!{python}
@@ -75,7 +78,7 @@ def seed_matches(tmp_path: Path, count: int) -> list[int]:
     return ids
 
 
-async def wait_for(pool: AnalysisPool, condition: Callable[[], bool], seconds: float = 60) -> None:
+async def wait_for(pool: AnalysisPool, condition: Callable[[], bool], seconds: float = LONG) -> None:
     with trio.fail_after(seconds):
         while not condition():
             await pool.changed.wait()
@@ -141,13 +144,13 @@ async def test_a_killed_worker_fails_its_job_only(start_server: Any, tmp_path: P
     await wait_for(pool, lambda: ids[0] in pool.running)
     os.kill(pool.running[ids[0]], signal.SIGKILL)  # an operator (or the OOM killer)
     await alice.read_until(ending(f"** The analysis of match {ids[0]} failed: "
-                                  "gnubg was killed by SIGKILL."), timeout=60)
+                                  "gnubg was killed by SIGKILL."), timeout=LONG)
     await alice.read_until(ending(f"** The analysis of match {ids[1]} failed: "
-                                  "gnubg was killed by SIGKILL."), timeout=60)  # by itself
+                                  "gnubg was killed by SIGKILL."), timeout=LONG)  # by itself
     await alice.read_until(lambda line: line.removeprefix("> ").startswith(
-        f"** The analysis of match {ids[2]} failed: gnubg wrote no result"), timeout=60)
+        f"** The analysis of match {ids[2]} failed: gnubg wrote no result"), timeout=LONG)
     await alice.read_until(ending(f"** The analysis of match {ids[3]} is ready: "
-                                  f"type 'analysis {ids[3]}'."), timeout=60)
+                                  f"type 'analysis {ids[3]}'."), timeout=LONG)
     await alice.send(f"analysis {ids[3]}")
     await alice.read_until(lambda line: line.startswith("Player alice: PR "), timeout=30)
     # A failed job leaves the queue (and the store): it may be asked for again.
@@ -200,7 +203,7 @@ async def test_queued_jobs_survive_a_restart(start_server: Any, tmp_path: Path) 
     running = await start(start_server, gnubg)
     pool = running.server.analysis_pool
     assert list(running.server.registry.analysis.pending) == ids
-    await wait_for(pool, lambda: pool.done_count == 3, seconds=120)
+    await wait_for(pool, lambda: pool.done_count == 3, seconds=LONG)
     alice, _ = await telnet_login(running, "alice")
     for number in ids:
         await alice.send(f"analysis {number}")
@@ -224,3 +227,26 @@ async def test_without_gnubg_the_server_runs_and_says_analysis_is_unavailable(
     await alice.read_until(ending(unavailable))
     await alice.send("show pr alice")
     await alice.read_until(ending("** alice has no analysed matches."))
+
+
+async def test_a_clip_client_is_told_only_with_toggle_extensions(
+    start_server: Any, tmp_path: Path,
+) -> None:
+    ids = seed_matches(tmp_path, 2)
+    running = await start(start_server, GNUBG)
+    pool = running.server.analysis_pool
+    await register(running, "alice")
+    alice, _ = await clip_login(running, "alice")
+    await alice.send(f"analyse {ids[0]}")
+    await alice.read_until(lambda line: f"Match {ids[0]} is queued" in line)
+    await wait_for(pool, lambda: pool.done_count == 1)
+    # A GUI client stops on unknown `** ` lines: without extensions nothing came unasked.
+    await alice.send(f"analysis {ids[0]}")
+    assert (await alice.read_line()).startswith(f"Analysis of match {ids[0]} (alice - bob")
+    await alice.read_until(lambda line: line.startswith("Player bob: PR "))
+    await alice.send("toggle extensions")
+    await alice.read_until(lambda line: "fibsd's own notices" in line)
+    await alice.send(f"analyse {ids[1]}")
+    await alice.read_until(lambda line: f"Match {ids[1]} is queued" in line)
+    await alice.read_until(f"** The analysis of match {ids[1]} is ready: "
+                           f"type 'analysis {ids[1]}'.", timeout=LONG)
