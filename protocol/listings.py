@@ -525,6 +525,7 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "analyse": Text.HELP_ANALYSE,
     "analysis": Text.HELP_ANALYSIS,
     "claim": Text.HELP_CLAIM,
+    "uninvite": Text.HELP_UNINVITE,
     "chouette": Text.HELP_CHOUETTE,
     "team": Text.HELP_TEAM,
     "boxside": Text.HELP_BOXSIDE,

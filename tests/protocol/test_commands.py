@@ -116,6 +116,7 @@ PARSED: list[tuple[str, Command]] = [
     ("erase", c.Erase()),
     ("export", c.Export()),
     ("claim", c.Claim()),
+    ("uninvite", c.Uninvite()),
     ("export 12", c.Export(12)),
     ("analyse 12", c.Analyse(12)),
     ("analyze 7", c.Analyse(7)),
