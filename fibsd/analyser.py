@@ -191,8 +191,8 @@ class AnalysisPool:
             self._changed()
 
     async def _analyse(self, record_id: int) -> AnalysisDone:
-        try:
-            mat = self._fetch(record_id)
+        try:  # a cold read of the store: in a worker thread
+            mat = await trio.to_thread.run_sync(self._fetch, record_id)
         except Exception as error:  # an unreadable record fails this job only
             log.exception("analysis of match %d: cannot read the match", record_id)
             return AnalysisDone(record_id, failure=f"the match cannot be read ({error})")

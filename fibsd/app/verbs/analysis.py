@@ -10,6 +10,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.matfile import MatchRecord
+from fibsd.store import Store
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text, render
@@ -22,23 +23,41 @@ def _ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def _record_of(registry: Registry, session: Session, record_id: int, out: Outcome) -> MatchRecord | None:
-    """The finished match, if the asker may see it (as `export` allows: his own)."""
-    record = registry.store.match_record(record_id)
+def _mine(session: Session, record: MatchRecord | None, record_id: int, out: Outcome) -> bool:
+    """Whether the finished match is one the asker may see (as `export` allows: his own);
+    if not, he is told so."""
     if record is None or session.key not in (name_key(name) for name in record.players):
         out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=record_id))
-        return None
-    return record
+        return False
+    return True
 
 
 def analyse(registry: Registry, session: Session, command: c.Analyse, out: Outcome) -> None:
-    """`analyse ID`: queue one of the asker's finished matches."""
+    """`analyse ID`: queue one of the asker's finished matches. The record and whether it
+    was analysed are cold reads (a job); the queue is checked again when they are read."""
+    if registry.analysis.unavailable is not None:
+        out.to(session, TextLine.of(Text.ANALYSIS_UNAVAILABLE, text=registry.analysis.unavailable))
+        return
+    record_id = command.record_id
+
+    def read(store: Store) -> tuple[MatchRecord | None, bool]:
+        return store.match_record(record_id), store.analysis(record_id) is not None
+
+    def then(found: tuple[MatchRecord | None, bool]) -> Outcome:
+        answer = Outcome()
+        record, analysed = found
+        if _mine(session, record, record_id, answer):
+            _queue_for(registry, session, record_id, analysed, answer)
+        return answer
+
+    out.run(registry.read(read, then, name="analyse: the record"))
+
+
+def _queue_for(registry: Registry, session: Session, record_id: int, analysed: bool,
+               out: Outcome) -> None:
     queue_state = registry.analysis
     if queue_state.unavailable is not None:
         out.to(session, TextLine.of(Text.ANALYSIS_UNAVAILABLE, text=queue_state.unavailable))
-        return
-    record_id = command.record_id
-    if _record_of(registry, session, record_id, out) is None:
         return
     waiting = queue_state.pending.get(record_id)
     if waiting is not None:
@@ -51,7 +70,7 @@ def analyse(registry: Registry, session: Session, command: c.Analyse, out: Outco
         out.to(session, TextLine.of(Text.ANALYSIS_ALREADY_QUEUED, number=record_id,
                                     place=_ordinal(place)))
         return
-    if registry.store.analysis(record_id) is not None:
+    if analysed:
         out.to(session, TextLine.of(Text.ANALYSIS_ALREADY_DONE, number=record_id))
         return
     if not queue(registry, record_id, [session.key], out):
@@ -100,12 +119,32 @@ def moves_lines(analysis: MatchAnalysis) -> list[str]:
 
 
 def analysis(registry: Registry, session: Session, command: c.Analysis, out: Outcome) -> None:
-    """`analysis ID [moves|sgf]`: the stored analysis of one of the asker's matches."""
+    """`analysis ID [moves|sgf]`: the stored analysis of one of the asker's matches (cold
+    reads: a job)."""
     record_id = command.record_id
-    record = _record_of(registry, session, record_id, out)
-    if record is None:
-        return
-    found = registry.store.analysis(record_id)
+    part = command.part
+
+    def read(store: Store) -> tuple[MatchRecord | None, MatchAnalysis | None, str]:
+        record = store.match_record(record_id)
+        found = store.analysis(record_id) if record is not None else None
+        sgf = (store.analysis_sgf(record_id) or "") if found and part is c.AnalysisPart.SGF else ""
+        return record, found, sgf
+
+    def then(answer_data: tuple[MatchRecord | None, MatchAnalysis | None, str]) -> Outcome:
+        answer = Outcome()
+        record, found, sgf = answer_data
+        if not _mine(session, record, record_id, answer):
+            return answer
+        assert record is not None
+        _show(registry, session, record, found, part, sgf, answer)
+        return answer
+
+    out.run(registry.read(read, then, name="analysis: the record and its analysis"))
+
+
+def _show(registry: Registry, session: Session, record: MatchRecord,
+          found: MatchAnalysis | None, part: c.AnalysisPart, sgf: str, out: Outcome) -> None:
+    record_id = record.id
     if found is None:
         place = registry.analysis.position(record_id)
         if place is not None:
@@ -117,25 +156,32 @@ def analysis(registry: Registry, session: Session, command: c.Analysis, out: Out
         else:
             out.to(session, TextLine.of(Text.ANALYSIS_NOT_YET, number=record_id))
         return
-    match command.part:
+    match part:
         case c.AnalysisPart.SUMMARY:
             out.lines(session, *summary_lines(found, record))
         case c.AnalysisPart.MOVES:
             out.lines(session, *moves_lines(found))
         case c.AnalysisPart.SGF:
-            sgf = registry.store.analysis_sgf(record_id) or ""
-            out.lines(session, *sgf.splitlines(),
-                      render(Text.ANALYSIS_SGF_END, number=record_id))
+            out.lines(session, *sgf.splitlines(), render(Text.ANALYSIS_SGF_END, number=record_id))
 
 
 def show_pr(registry: Registry, session: Session, name: str, out: Outcome) -> None:
-    """`show pr [NAME]`: the mean PR over the player's analysed matches, and how many."""
-    account = registry.store.get_account(name)
-    shown = account.name if account is not None else name
-    found = registry.store.average_pr(shown)
-    if found is None:
-        out.to(session, TextLine.of(Text.SHOW_PR_NONE, name=shown))
-        return
-    average, count = found
-    out.lines(session, render(Text.SHOW_PR, name=shown, pr=f"{average:.1f}", band=band(average),
-                              count=count))
+    """`show pr [NAME]`: the mean PR over the player's analysed matches, and how many
+    (cold reads: a job)."""
+
+    def read(store: Store) -> tuple[str, tuple[float, int] | None]:
+        account = store.get_account(name)
+        shown = account.name if account is not None else name
+        return shown, store.average_pr(shown)
+
+    def then(found: tuple[str, tuple[float, int] | None]) -> Outcome:
+        answer = Outcome()
+        shown, average = found
+        if average is None:
+            answer.to(session, TextLine.of(Text.SHOW_PR_NONE, name=shown))
+        else:
+            answer.lines(session, render(Text.SHOW_PR, name=shown, pr=f"{average[0]:.1f}",
+                                         band=band(average[0]), count=average[1]))
+        return answer
+
+    out.run(registry.read(read, then, name="show pr: the player's analyses"))
