@@ -30,13 +30,16 @@ reorder one that has shipped); the backend runs it at start.
 
 from fibsd.store.api import (
     AccountStore,
+    AnalysisStore,
     ChouetteStore,
     MatchRecordStore,
     MessageStore,
     NameTaken,
     NoSuchAccount,
     PatchStep,
+    Reader,
     SanctionStore,
+    SavedMatchInfo,
     SavedMatchStore,
     Store,
     StoredMessage,
@@ -46,13 +49,16 @@ from fibsd.store.api import (
 
 __all__ = [
     "AccountStore",
+    "AnalysisStore",
     "ChouetteStore",
     "MatchRecordStore",
     "MessageStore",
     "NameTaken",
     "NoSuchAccount",
     "PatchStep",
+    "Reader",
     "SanctionStore",
+    "SavedMatchInfo",
     "SavedMatchStore",
     "Store",
     "StoreError",
