@@ -30,6 +30,7 @@ reorder one that has shipped); the backend runs it at start.
 
 from fibsd.store.api import (
     AccountStore,
+    ChouetteSave,
     ChouetteStore,
     MatchRecordStore,
     MessageStore,
@@ -46,6 +47,7 @@ from fibsd.store.api import (
 
 __all__ = [
     "AccountStore",
+    "ChouetteSave",
     "ChouetteStore",
     "MatchRecordStore",
     "MessageStore",
