@@ -523,6 +523,7 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "dicetest": Text.HELP_DICETEST,
     "export": Text.HELP_EXPORT,
     "claim": Text.HELP_CLAIM,
+    "uninvite": Text.HELP_UNINVITE,
     "chouette": Text.HELP_CHOUETTE,
     "team": Text.HELP_TEAM,
     "boxside": Text.HELP_BOXSIDE,
