@@ -30,6 +30,7 @@ reorder one that has shipped); the backend runs it at start.
 
 from fibsd.store.api import (
     AccountStore,
+    AnalysisStore,
     ChouetteSave,
     ChouetteStore,
     MatchRecordStore,
@@ -37,7 +38,9 @@ from fibsd.store.api import (
     NameTaken,
     NoSuchAccount,
     PatchStep,
+    Reader,
     SanctionStore,
+    SavedMatchInfo,
     SavedMatchStore,
     Store,
     StoredMessage,
@@ -47,6 +50,7 @@ from fibsd.store.api import (
 
 __all__ = [
     "AccountStore",
+    "AnalysisStore",
     "ChouetteSave",
     "ChouetteStore",
     "MatchRecordStore",
@@ -54,7 +58,9 @@ __all__ = [
     "NameTaken",
     "NoSuchAccount",
     "PatchStep",
+    "Reader",
     "SanctionStore",
+    "SavedMatchInfo",
     "SavedMatchStore",
     "Store",
     "StoreError",

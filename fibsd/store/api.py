@@ -20,6 +20,7 @@ from typing import Any, Protocol, Self
 import attrs
 
 from fibsd.accounts import Account, Toggles, Variables
+from fibsd.analysis import MatchAnalysis
 from fibsd.matfile import MatchRecord
 
 # --- errors ---------------------------------------------------------------------------
@@ -57,6 +58,23 @@ class StoredMessage:
     sender: str
     sent_at: float
     text: str
+
+
+@attrs.frozen
+class SavedMatchInfo:
+    """What the core needs to know of a saved match without reading it: that it exists,
+    and its length (None: unlimited, or not readable from its whole copy)."""
+
+    length: int | None
+
+
+def saved_match_info(data: dict[str, object]) -> SavedMatchInfo:
+    """The info of a saved match's whole copy (`match.options.length`)."""
+    try:
+        length = data["match"]["options"]["length"]  # type: ignore[index]
+    except (KeyError, TypeError):
+        return SavedMatchInfo(None)
+    return SavedMatchInfo(length if isinstance(length, int) and not isinstance(length, bool) else None)
 
 
 #: One step of a saved match's patch: ["update", path, object] or ["extend", path, list].
@@ -153,6 +171,9 @@ class SavedMatchStore(Protocol):
 
     def delete_saved_match(self, name: str, other: str) -> None: ...
 
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length (a `Reader` fact)."""
+
     def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
         """(opponent's name key, data) of every saved match `name` takes part in."""
 
@@ -239,9 +260,53 @@ class ChouetteStore(Protocol):
     def last_chouette_id(self) -> int: ...
 
 
+class AnalysisStore(Protocol):
+    """Engine analysis (issue 23): jobs waiting, finished analyses, PRs per player."""
+
+    def queue_analysis(self, record_id: int, requesters: Sequence[str], at: float) -> None:
+        """Keep a job (or replace its requesters) until it is saved or dropped."""
+
+    def analysis_jobs(self) -> list[tuple[int, list[str]]]:
+        """The jobs waiting, oldest first: (record id, requesters' name keys)."""
+
+    def drop_analysis_job(self, record_id: int) -> None: ...
+
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
+        """Keep a finished analysis, gnubg's .sgf and each player's PR; its job is done."""
+
+    def analysis(self, record_id: int) -> MatchAnalysis | None: ...
+
+    def analysis_sgf(self, record_id: int) -> str | None: ...
+
+    def average_pr(self, name: str) -> tuple[float, int] | None:
+        """A player's mean PR over his analysed matches, and how many; None if none."""
+
+
+class Reader(Protocol):
+    """The reads the core may make on the event loop, and the only ones (docs/architecture.md,
+    "Reading the store"): small, hot facts that every backend answers from memory or a
+    local file, never over a network. The SQLite backend answers from its file (indexed
+    lookups on a read-only connection); the PostgreSQL backend from memory, loaded when
+    it opens and kept current by its own writes once they commit. Everything else the
+    core reads is a cold read: a job (`fibsd.app.registry.Registry.read`), run in a
+    worker thread."""
+
+    def sanction_until(self, kind: str, target: str, now: float) -> float | None:
+        """None if `target` is free; else the end of the sanction (`inf` if open-ended)."""
+
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length."""
+
+    def last_chouette_id(self) -> int:
+        """The highest chouette number ever stored (0 if none)."""
+
+    def open_chouettes(self) -> list[dict[str, object]]:
+        """The saved state of every chouette not closed when the store was opened."""
+
+
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    Protocol,
+    AnalysisStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 
