@@ -278,6 +278,26 @@ class SanctionStore(Protocol):
     def invitation_code_usable(self, code: str) -> bool: ...
 
 
+@attrs.frozen
+class ChouetteSave:
+    """A chouette table's save, as a typed value (docs/chouette.md): the table's whole
+    state (small: one JSON object, `ChouetteTable.saved`), its owner and whether it is
+    closed (a closed table stays, for its ledger). The table says what to save; the
+    store interprets it (`apply`, and calling it as an `Outcome` write)."""
+
+    table_id: int
+    owner: str
+    state: dict[str, object]
+    at: float
+    closed: bool = False
+
+    def apply(self, store: ChouetteStore) -> None:
+        store.save_chouette(self.table_id, self.owner, self.state, self.at, closed=self.closed)
+
+    def __call__(self, store: ChouetteStore) -> None:
+        self.apply(store)
+
+
 class ChouetteStore(Protocol):
     """Chouette tables, their whole state saved after every action."""
 
