@@ -20,6 +20,7 @@ typo must not silently leave a default in force):
     [club]       registration, allowed_networks
     [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
     [web]        web_enabled, web_port, web_tls_port, web_allowed_origins
+    [tournaments] tournament_creators, tournament_noshow_seconds
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -77,8 +78,11 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
     # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/web.py).
     "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins"),
+    # Issue 24: club tournaments (docs/tournaments.md).
+    "tournaments": ("tournament_creators", "tournament_noshow_seconds"),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
+TOURNAMENT_CREATORS: Final = ("members", "admins")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
 
 MAX_CLUB_NAME_CHARS: Final = 40
@@ -228,6 +232,8 @@ def _validate(config: Config) -> None:
     ):
         raise _fail("web_port", "must differ from 'port' and 'tls_port'", config.web_port)
     _origins(config.web_allowed_origins)
+    _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
+    _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
 
 
 def _origins(value: object) -> tuple[str, ...]:
@@ -337,6 +343,10 @@ class Config:
     # Pages on other sites allowed to open the WebSocket (Origin header); the server's own
     # page, and clients that send no Origin (not browsers), are always allowed.
     web_allowed_origins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+    # [tournaments]: who may `tournament create` ("members": anyone logged in; "admins":
+    # the accounts in `admins`), and the no-show time of a tournament that sets none.
+    tournament_creators: str = "members"
+    tournament_noshow_seconds: float = 600.0
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

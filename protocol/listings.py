@@ -195,6 +195,9 @@ class WhoisInfo:
     email: str | None = None
     #: fibsd: matches this user dropped and did not come back to (None: not shown).
     drops: int | None = None
+    #: fibsd: an administrator marked the account as a bot's (club-play.md B1; shown only
+    #: to sessions that take fibsd's own lines).
+    bot: bool = False
 
 
 def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
@@ -227,6 +230,8 @@ def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
     lines.append(render(Text.WHOIS_RATING, rating=info.rating, experience=info.experience))
     if info.drops:
         lines.append(render(Text.WHOIS_DROPS, count=info.drops))
+    if info.bot:
+        lines.append(render(Text.WHOIS_BOT, name=info.name))
     if info.email:
         lines.append(render(Text.WHOIS_EMAIL, email=info.email))
     else:

@@ -9,7 +9,7 @@ matches); the shell calls it, the registry never does.
 
 from __future__ import annotations
 
-from fibsd.app import chouettes
+from fibsd.app import chouettes, tournaments
 from fibsd.app.lobby import Interruption, interrupt, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
@@ -78,6 +78,7 @@ def log_in(
     _finally_here(registry, session, out)
     _back_to_the_board(registry, session, taken_over, out)
     chouettes.arrive(registry, session, out)
+    tournaments.arrive(registry, session, out)
     return out
 
 

@@ -27,6 +27,7 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource, MatchDice
 from fibsd.passwords import PasswordHasher
+from fibsd.rules.tournament import Tournament
 from fibsd.store import Store
 from protocol.framing import encode_line
 from protocol.messages import LoginNotice, LogoutNotice
@@ -68,6 +69,10 @@ class Registry:
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
+        #: Every tournament by its name's key (`fibsd.app.tournaments` loads the saved ones
+        #: on first use, so a restart resumes them with all their results).
+        self.tournaments: dict[str, Tournament] = {}
+        self.tournaments_loaded = False
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS

@@ -126,6 +126,7 @@ def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) 
         email=account.email,
         # fibsd's drop count is an extension line (wording.EXTENSION_LINES).
         drops=registry.store.drop_count(account.name) if session.extensions else None,
+        bot=account.bot and session.extensions,  # (an extension line too)
     )
     out.lines(session, *whois_lines(info, zone))
 
