@@ -24,7 +24,7 @@ from fibsd.app.session import Invitation, Session
 from fibsd.dice import SeededDice
 from fibsd.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon
-from fibsd.store import Store
+from fibsd.store.api import Store
 from protocol.messages import TextLine
 from protocol.wording import Text, resume_synopsis_lines
 
