@@ -97,6 +97,9 @@ class AccountStore(Protocol):
     def account_exists(self, name: str) -> bool:
         """True if an account called `name` (in any case) exists."""
 
+    def set_bot(self, name: str, bot: bool) -> None:
+        """Mark the account as a bot's, or clear the mark (club-play.md B1)."""
+
     def save_account(self, account: Account) -> None:
         """Overwrite every field of the existing account `account.name`."""
 
@@ -219,9 +222,19 @@ class ChouetteStore(Protocol):
     def last_chouette_id(self) -> int: ...
 
 
+class TournamentStore(Protocol):
+    """Tournaments (docs/tournaments.md), each one's whole state saved after every change."""
+
+    def save_tournament(self, name: str, state: dict[str, object]) -> None:
+        """Store (or replace) tournament `name`'s whole state (names unique in any case)."""
+
+    def saved_tournaments(self) -> list[dict[str, object]]:
+        """The saved state of every tournament, open, running or over."""
+
+
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    Protocol,
+    TournamentStore, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

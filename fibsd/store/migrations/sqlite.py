@@ -148,4 +148,14 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     """
     ALTER TABLE saved_match_patches ADD COLUMN saved_at REAL;
     """,
+    # 11: tournaments (docs/tournaments.md), each one's whole state saved after every change
+    # (entrants, rounds, results); and the bot mark an administrator sets on an account
+    # (`setbot`, club-play.md B1).
+    """
+    CREATE TABLE tournaments (
+        name   TEXT PRIMARY KEY COLLATE NOCASE,
+        state  TEXT NOT NULL  -- JSON: fibsd.rules.tournament.Tournament.to_dict
+    );
+    ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+    """,
 )
