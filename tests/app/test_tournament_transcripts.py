@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from fibsd.app.session import Departure
 from fibsd.rules.tournament import Phase
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from protocol.wording import Text
 from tests.app.driver import CoreDriver
 
-NAMES = [f"p{i}" for i in range(1, 9)]
+NAMES = ["pa", "pb", "pc", "pd", "pe", "pf", "pg", "ph"]  # seeds 1 to 8
 PERMISSION_DENIED = Text.PERMISSION_DENIED.value
 
 
 def _driver(**settings: object) -> CoreDriver:
     driver = CoreDriver(**settings)
-    driver.create(*NAMES, "admin")
-    # Ratings decide the seeds: p1 is the best.
+    driver.create(*NAMES, "boss")
+    # Ratings decide the seeds: pa is the best.
     for index, name in enumerate(NAMES):
         account = driver.store.get_account(name)
         assert account is not None
@@ -49,46 +49,46 @@ def test_knockout_of_eight_runs_by_itself_with_a_no_show_and_names_the_winner() 
     driver = _driver()
     for name in NAMES:
         driver.log_in(name)
-    assert driver.send("p1", "tournament create club knockout 1 noshow 60")[0] == (
-        "Tournament club opened by p1. Type 'tournament join club' to enter.")
+    assert driver.send("pa", "tournament create club knockout 1 noshow 60")[0] == (
+        "Tournament club opened by pa. Type 'tournament join club' to enter.")
     for name in NAMES:
         said = driver.send(name, "tournament join club")
         assert any(line.startswith(f"Tournament club: {name} enters") for line in said), said
-    assert driver.send("p2", "tournament start club") == [
-        "** Only the tournament's creator (p1) or an administrator may do that."]
-    driver.log_out("p8", Departure.LOGGED_OUT)  # p8 entered and never shows
-    started = driver.send("p1", "tournament start club")
+    assert driver.send("pb", "tournament start club") == [
+        "** Only the tournament's creator (pa) or an administrator may do that."]
+    driver.log_out("ph", Departure.LOGGED_OUT)  # ph entered and never shows
+    started = driver.send("pa", "tournament start club")
     assert "Tournament club starts with 8 players." in started
     # Seeds by rating: 1 v 8, 4 v 5, 2 v 7, 3 v 6.
-    assert "Tournament club: round 1 pairings: p1-p8, p4-p5, p2-p7, p3-p6" in started
-    assert any(line.startswith("Tournament club: round 1: your 1-point match with p8") for line in started)
+    assert "Tournament club: round 1 pairings: pa-ph, pd-pe, pb-pg, pc-pf" in started
+    assert any(line.startswith("Tournament club: round 1: your 1-point match with ph") for line in started)
     # The matches of those who are here began by themselves.
-    assert _playing(driver, "p4") == "p5" and _playing(driver, "p2") == "p7" and _playing(driver, "p3") == "p6"
-    assert _playing(driver, "p1") is None
-    joined = driver.take("p5")
-    assert any("You are now playing a 1 point match with p4" in line or
+    assert _playing(driver, "pd") == "pe" and _playing(driver, "pb") == "pg" and _playing(driver, "pc") == "pf"
+    assert _playing(driver, "pa") is None
+    joined = driver.take("pe")
+    assert any("You are now playing a 1 point match with pd" in line or
                "has joined you for a 1 point match" in line for line in joined), joined
-    for loser in ("p5", "p7", "p6"):
+    for loser in ("pe", "pg", "pf"):
         _lose(driver, loser)
-    # p8 is not there: after the no-show time p1 wins by forfeit, and round 2 begins.
+    # ph is not there: after the no-show time pa wins by forfeit, and round 2 begins.
     driver.tick(59)
     assert driver.registry.tournaments["club"].round_number == 1
     driver.tick(2)
-    told = driver.take("p1")
-    assert "Tournament club: p8 did not show; p1 wins by forfeit." in told
-    assert "Tournament club: round 2 pairings: p1-p4, p2-p3" in told
-    assert _playing(driver, "p1") == "p4" and _playing(driver, "p2") == "p3"
-    _lose(driver, "p1")
-    _lose(driver, "p2")
-    assert "Tournament club: round 3 pairings: p4-p3" in driver.take("p4")
-    _lose(driver, "p4")
-    assert "Tournament club is over: p3 wins." in driver.take("p1")
-    shown = driver.send("p5", "tournament show club")
-    assert "  Winner: p3" in shown
-    assert "    p1 beats p8 by forfeit" in shown
-    assert "    p3 beats p6 1-0" in shown
-    # Tournament matches are rated: p3 gained.
-    account = driver.store.get_account("p3")
+    told = driver.take("pa")
+    assert "Tournament club: ph did not show; pa wins by forfeit." in told
+    assert "Tournament club: round 2 pairings: pa-pd, pb-pc" in told
+    assert _playing(driver, "pa") == "pd" and _playing(driver, "pb") == "pc"
+    _lose(driver, "pa")
+    _lose(driver, "pb")
+    assert "Tournament club: round 3 pairings: pd-pc" in driver.take("pd")
+    _lose(driver, "pd")
+    assert "Tournament club is over: pc wins." in driver.take("pa")
+    shown = driver.send("pe", "tournament show club")
+    assert "  Winner: pc" in shown
+    assert "    pa beats ph by forfeit" in shown
+    assert "    pc beats pf 1-0" in shown
+    # Tournament matches are rated: pc gained.
+    account = driver.store.get_account("pc")
     assert account is not None and account.rating > 1800.0
 
 
@@ -97,23 +97,23 @@ def test_a_restart_mid_round_loses_nothing_and_the_match_in_progress_resumes() -
     driver = _driver(store=store)
     for name in NAMES[:4]:
         driver.log_in(name)
-    driver.send("p1", "tournament create cup swiss 1 rounds 2 noshow 30")
+    driver.send("pa", "tournament create cup swiss 1 rounds 2 noshow 30")
     for name in NAMES[:4]:
         driver.send(name, "tournament join cup")
-    driver.send("p1", "tournament start cup")  # round 1: p1-p3, p2-p4
-    _lose(driver, "p3")
-    assert _playing(driver, "p2") == "p4"
+    driver.send("pa", "tournament start cup")  # round 1: pa-pc, pb-pd
+    _lose(driver, "pc")
+    assert _playing(driver, "pb") == "pd"
     before = driver.registry.tournaments["cup"].to_dict()
     # The server stops (kill -9: no logout is recorded) and comes back on the same store.
     again = CoreDriver(store=store, clock=driver.clock)
     for name in NAMES[:4]:
         again.log_in(name)
     assert again.registry.tournaments["cup"].to_dict()["played_rounds"][0][0] == before["played_rounds"][0][0]
-    # p2 and p4 are back at their saved match; round 1's result stands.
-    assert _playing(again, "p2") == "p4"
-    assert "    p1 beats p3 1-0" in again.send("p3", "tournament show cup")
-    _lose(again, "p4")
-    told = again.take("p1")
+    # pb and pd are back at their saved match; round 1's result stands.
+    assert _playing(again, "pb") == "pd"
+    assert "    pa beats pc 1-0" in again.send("pc", "tournament show cup")
+    _lose(again, "pd")
+    told = again.take("pa")
     assert any(line.startswith("Tournament cup: round 2 pairings: ") for line in told), told
     cup = again.registry.tournaments["cup"]
     assert cup.round_number == 2 and cup.phase is Phase.RUNNING
@@ -121,49 +121,49 @@ def test_a_restart_mid_round_loses_nothing_and_the_match_in_progress_resumes() -
 
 def test_a_player_logging_in_is_told_his_pairing_and_his_match_starts() -> None:
     driver = _driver()
-    driver.log_in("p1")
-    driver.log_in("p2")
-    driver.send("p1", "tournament create rr roundrobin 1")
-    driver.send("p1", "tournament join rr")
-    driver.send("p2", "tournament join rr")
-    driver.log_out("p2", Departure.LOGGED_OUT)
-    driver.send("p1", "tournament start rr")
-    assert _playing(driver, "p1") is None
-    driver.log_in("p2")
-    told = driver.take("p2")
-    assert any(line.startswith("Tournament rr: round 1: your 1-point match with p1") for line in told)
-    assert _playing(driver, "p2") == "p1"
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create rr roundrobin 1")
+    driver.send("pa", "tournament join rr")
+    driver.send("pb", "tournament join rr")
+    driver.log_out("pb", Departure.LOGGED_OUT)
+    driver.send("pa", "tournament start rr")
+    assert _playing(driver, "pa") is None
+    driver.log_in("pb")
+    told = driver.take("pb")
+    assert any(line.startswith("Tournament rr: round 1: your 1-point match with pa") for line in told)
+    assert _playing(driver, "pb") == "pa"
 
 
 def test_who_may_create_start_and_cancel() -> None:
-    driver = _driver(admin__admins=["admin"], tournaments__tournament_creators="admins")
-    driver.log_in("p1")
-    driver.log_in("admin")
-    assert driver.send("p1", "tournament create x knockout 1") == [
+    driver = _driver(admin__admins=["boss"], tournaments__tournament_creators="admins")
+    driver.log_in("pa")
+    driver.log_in("boss")
+    assert driver.send("pa", "tournament create x knockout 1") == [
         "** Only administrators may create tournaments here."]
-    driver.send("admin", "tournament create x knockout 1")
-    assert driver.send("p1", "tournament cancel x") == [
-        "** Only the tournament's creator (admin) or an administrator may do that."]
-    assert driver.send("admin", "tournament cancel x") == ["Tournament x is cancelled by admin."]
+    driver.send("boss", "tournament create x knockout 1")
+    assert driver.send("pa", "tournament cancel x") == [
+        "** Only the tournament's creator (boss) or an administrator may do that."]
+    assert driver.send("boss", "tournament cancel x") == ["Tournament x is cancelled by boss."]
 
 
 def test_bots_enter_only_where_the_creator_allowed_them_and_whois_shows_the_mark() -> None:
-    driver = _driver(admin__admins=["admin"])
-    driver.log_in("admin", clip=False)  # (telnet: takes fibsd's lines, so sees the mark)
-    bot = driver.log_in("p1")
-    assert driver.send("p1", "setbot p1 on") == [PERMISSION_DENIED]
-    assert driver.send("admin", "setbot p1 on") == ["** p1 is marked as a bot now."]
+    driver = _driver(admin__admins=["boss"])
+    driver.log_in("boss", clip=False)  # (telnet: takes fibsd's lines, so sees the mark)
+    bot = driver.log_in("pa")
+    assert driver.send("pa", "setbot pa on") == [PERMISSION_DENIED]
+    assert driver.send("boss", "setbot pa on") == ["** pa is marked as a bot now."]
     assert bot.account.bot
-    stored = driver.store.get_account("p1")
+    stored = driver.store.get_account("pa")
     assert stored is not None and stored.bot
-    driver.send("admin", "tournament create humans knockout 1")
-    driver.send("admin", "tournament create open knockout 1 bots")
-    assert driver.send("p1", "tournament join humans") == ["** Tournament humans does not take bots."]
-    assert any("p1 enters" in line for line in driver.send("p1", "tournament join open"))
-    assert "  p1 is a bot." in driver.send("admin", "whois p1")  # (telnet)
-    clip_viewer = driver.log_in("p2")  # a CLIP client that did not opt in sees no new line
-    assert not any("is a bot" in line for line in driver.send("p2", "whois p1"))
+    driver.send("boss", "tournament create humans knockout 1")
+    driver.send("boss", "tournament create open knockout 1 bots")
+    assert driver.send("pa", "tournament join humans") == ["** Tournament humans does not take bots."]
+    assert any("pa enters" in line for line in driver.send("pa", "tournament join open"))
+    assert "  pa is a bot." in driver.send("boss", "whois pa")  # (telnet)
+    clip_viewer = driver.log_in("pb")  # a CLIP client that did not opt in sees no new line
+    assert not any("is a bot" in line for line in driver.send("pb", "whois pa"))
     assert not clip_viewer.extensions
-    driver.send("admin", "setbot p1 off")
-    assert not any("is a bot" in line for line in driver.send("admin", "whois p1"))
+    driver.send("boss", "setbot pa off")
+    assert not any("is a bot" in line for line in driver.send("boss", "whois pa"))
     assert bot.account.bot is False

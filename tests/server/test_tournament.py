@@ -16,7 +16,7 @@ from fibsd.tools.bots.player import BotConfig
 from fibsd.tools.bots.strategy import RandomStrategy
 from tests.server.helpers import clip_login, register
 
-BOTS = [f"bot{i}" for i in range(1, 8)]
+BOTS = ["botone", "bottwo", "botthree", "botfour", "botfive", "botsix", "botseven"]
 NOSHOW = 30
 
 
@@ -54,7 +54,7 @@ def _round_two_match_running(running: Any) -> bool:
 
 @pytest.mark.slow
 async def test_eight_clip_clients_play_a_knockout_that_runs_by_itself(start_server: Any) -> None:
-    settings = {"admin.admins": ["director"]}
+    settings = {"admin.admins": ["director"], "limits.new_accounts_per_address_per_hour": 50}
     running = await start_server(**settings)
     for name in ["director", "ghost", *BOTS]:
         await register(running, name)
