@@ -539,6 +539,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "unmute": Text.HELP_UNMUTE,
     "adduser": Text.HELP_ADDUSER,
     "invitecode": Text.HELP_INVITECODE,
+    "tournament": Text.HELP_TOURNAMENT,
+    "setbot": Text.HELP_SETBOT,
     "double": Text.HELP_DOUBLE,
     "erase": Text.HELP_ERASE,
     "gag": Text.HELP_GAG,
@@ -617,4 +619,5 @@ def help_lines(topic: str | None, verb: str | None) -> list[str]:
 HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
     Text.HELP_CHOUETTE: (Text.HELP_CHOUETTE_1, Text.HELP_CHOUETTE_2, Text.HELP_CHOUETTE_3,
                          Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5),
+    Text.HELP_TOURNAMENT: (Text.HELP_TOURNAMENT_1, Text.HELP_TOURNAMENT_2, Text.HELP_TOURNAMENT_3),
 }

@@ -875,6 +875,7 @@ class Text(enum.Enum):
     TOURNAMENT_SHOW_CONSOLATION = "  Consolation winner: {name}"
     TOURNAMENT_CONSOLATION_TAG = " (consolation)"
     TOURNAMENT_NO_CLOCK = "none"
+    HELP_SETBOT = "setbot <user> on|off - (administrators) mark an account as a bot's, or clear the mark: 'whois' shows it; bots enter only tournaments that allow them."
     SETBOT_USAGE = "** Usage: setbot <name> on|off"
     SETBOT_DONE = "** {name} is marked as a bot now."
     SETBOT_CLEARED = "** {name} is not marked as a bot any more."
