@@ -133,4 +133,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """,
     # 10: each patch carries its own time.
     "ALTER TABLE saved_match_patches ADD COLUMN saved_at DOUBLE PRECISION",
+    # 11: tournaments (each one's whole state) and the bot mark on accounts.
+    """
+    CREATE TABLE tournaments (
+        name   TEXT PRIMARY KEY COLLATE nocase,
+        state  TEXT NOT NULL
+    );
+    ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+    """,
 )
