@@ -193,9 +193,11 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     """Entrants, each round's pairings and results, the standings, the winner."""
     lines = [TextLine.of(Text.TOURNAMENT_SHOW_HEADER, text=t.name, names=_describe(t), length=t.length,
                          name=t.creator)]
-    clock = Text.TOURNAMENT_NO_CLOCK.value if t.clock is None else (
-        f"{t.clock[0]:g} s delay, {t.clock[1]:g} s per point")
-    lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, seconds=t.noshow_seconds, text=clock))
+    if t.clock is None:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, seconds=t.noshow_seconds))
+    else:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES_CLOCK, seconds=t.noshow_seconds,
+                                 text=f"{t.clock[0]:g}", names=f"{t.clock[1]:g}"))
     match t.phase:
         case Phase.OPEN:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPEN, count=len(t.entrants)))
@@ -211,7 +213,11 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
                                  text=f"{ratings.get(name, 0.0):.2f}"))
     for number, pairings in enumerate(t.played_rounds, start=1):
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ROUND, n=number))
-        lines.extend(_pairing_line(registry, p) for p in pairings)
+        lines.extend(_pairing_line(registry, p) for p in pairings if p.bracket is Bracket.MAIN)
+        side = [p for p in pairings if p.bracket is Bracket.CONSOLATION]
+        if side:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CONSOLATION_ROUND, n=number))
+            lines.extend(_pairing_line(registry, p) for p in side)
     if t.phase is not Phase.OPEN and t.format is not Format.KNOCKOUT:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_STANDINGS))
         for place, standing in enumerate(t.standings(), start=1):
@@ -227,21 +233,20 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
 
 
 def _pairing_line(registry: Registry, p: Pairing) -> TextLine:
-    tag = Text.TOURNAMENT_CONSOLATION_TAG.value if p.bracket is Bracket.CONSOLATION else ""
     if p.b is None:
-        return TextLine.of(Text.TOURNAMENT_SHOW_BYE, name=p.a, text=tag)
+        return TextLine.of(Text.TOURNAMENT_SHOW_BYE, name=p.a)
     if p.ending is None:
         playing = p.started and tournaments.in_play(registry, p)
         return TextLine.of(Text.TOURNAMENT_SHOW_PLAYING if playing else Text.TOURNAMENT_SHOW_WAITING,
-                           name=p.a, opponent=p.b, text=tag)
+                           name=p.a, opponent=p.b)
     if p.ending is Ending.DOUBLE_FORFEIT or p.winner is None:
-        return TextLine.of(Text.TOURNAMENT_SHOW_DOUBLE_FORFEIT, name=p.a, opponent=p.b, text=tag)
+        return TextLine.of(Text.TOURNAMENT_SHOW_DOUBLE_FORFEIT, name=p.a, opponent=p.b)
     loser = p.b if p.winner == p.a else p.a
     if p.ending is Ending.FORFEIT:
-        return TextLine.of(Text.TOURNAMENT_SHOW_FORFEIT, winner=p.winner, loser=loser, text=tag)
+        return TextLine.of(Text.TOURNAMENT_SHOW_FORFEIT, winner=p.winner, loser=loser)
     won, lost = (p.score[0], p.score[1]) if p.winner == p.a else (p.score[1], p.score[0])
     return TextLine.of(Text.TOURNAMENT_SHOW_PLAYED, winner=p.winner, loser=loser, score=won,
-                       opponent_score=lost, text=tag)
+                       opponent_score=lost)
 
 
 # ------------------------------------------------------------------ bots (B1)
