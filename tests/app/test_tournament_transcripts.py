@@ -167,3 +167,53 @@ def test_bots_enter_only_where_the_creator_allowed_them_and_whois_shows_the_mark
     driver.send("boss", "setbot pa off")
     assert not any("is a bot" in line for line in driver.send("boss", "whois pa"))
     assert bot.account.bot is False
+
+
+def test_a_swiss_of_five_gives_byes_keeps_standings_and_names_the_winner() -> None:
+    driver = _driver()
+    players = NAMES[:5]
+    for name in players:
+        driver.log_in(name)
+    driver.send("pa", "tournament create sw swiss 1 rounds 3")
+    for name in players:
+        driver.send(name, "tournament join sw")
+    started = driver.send("pa", "tournament start sw")
+    # Round 1: seeds 1-4 top half against bottom half; the bye to the lowest seed.
+    assert "Tournament sw: round 1 pairings: pa-pc, pb-pd, pe (bye)" in started
+    assert "Tournament sw: round 1: you have a bye." in driver.take("pe")
+    byes = ["pe"]
+    for number in (1, 2, 3):
+        sw = driver.registry.tournaments["sw"]
+        assert sw.round_number == number
+        bye = [p.a for p in sw.current if p.b is None]
+        assert len(bye) == 1 and (number == 1 or bye[0] not in byes)
+        byes += bye if number > 1 else []
+        for pairing in list(sw.pending()):
+            assert pairing.b is not None
+            _lose(driver, pairing.b)  # the better-ranked player wins
+    sw = driver.registry.tournaments["sw"]
+    assert sw.phase is Phase.FINISHED and sw.winner == sw.standings()[0].name
+    shown = driver.send("pc", "tournament show sw")
+    assert "  Standings (points, Buchholz, match-point difference):" in shown
+    assert f"  Winner: {sw.winner}" in shown
+    assert sum(line.endswith("has a bye") for line in shown) == 3
+
+
+def test_a_knockout_with_consolation_shows_both_brackets() -> None:
+    driver = _driver()
+    for name in NAMES[:4]:
+        driver.log_in(name)
+    driver.send("pa", "tournament create k knockout 1 consolation")
+    for name in NAMES[:4]:
+        driver.send(name, "tournament join k")
+    driver.send("pa", "tournament start k")  # pa-pd, pb-pc
+    _lose(driver, "pd")
+    _lose(driver, "pc")
+    # Round 2: the final, and the first round's losers in the consolation bracket.
+    assert _playing(driver, "pa") == "pb" and _playing(driver, "pc") == "pd"
+    _lose(driver, "pb")
+    _lose(driver, "pd")
+    shown = driver.send("pa", "tournament show k")
+    assert shown[shown.index("  Round 2:") + 1] == "    pa beats pb 1-0"
+    assert "  Round 2, consolation bracket:" in shown
+    assert shown[-2:] == ["  Winner: pa", "  Consolation winner: pc"]
