@@ -37,13 +37,13 @@ MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unver
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
     {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode",
-     "chouette", "team", "boxside", "tournament", "setbot"}
+     "chouette", "team", "boxside", "uninvite", "tournament", "setbot"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
 MAX_INVITATION_CODES: Final = 20
 #: fibsd's invitation words (an extension a plain FIBS client never sends).
-INVITE_OPTIONS: Final = ("holland", "jacoby")
+INVITE_OPTIONS: Final = ("holland", "jacoby", "nocrawford", "beavers")
 MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
 MAX_RATINGS_RANGE: Final = 100  # `** range currently limited to 100.`
 
@@ -402,6 +402,11 @@ class Clear:
 
 
 @attrs.frozen
+class Uninvite:
+    """`uninvite` (fibsd's extension): withdraw your outstanding invitation."""
+
+
+@attrs.frozen
 class Claim:
     """`claim` (fibsd's extension): win a match whose opponent dropped and did not come
     back within the grace period."""
@@ -716,7 +721,7 @@ Command: TypeAlias = (
     | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
-    | Chouette | Team | Boxside | Tournament | Setbot
+    | Chouette | Team | Boxside | Uninvite | Tournament | Setbot
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -1276,6 +1281,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "erase": _no_arguments(Erase),
     "export": _parse_export,
     "claim": _no_arguments(Claim),
+    "uninvite": _no_arguments(Uninvite),
     "chouette": _parse_chouette,
     "tournament": _parse_tournament,
     "setbot": _parse_setbot,
@@ -1547,6 +1553,8 @@ def format_command(command: Command | LoginLine) -> str:
             return "clear"
         case Claim():
             return "claim"
+        case Uninvite():
+            return "uninvite"
         case Export(record_id):
             return _join("export", None if record_id is None else str(record_id))
         case Erase():

@@ -528,6 +528,7 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "dicetest": Text.HELP_DICETEST,
     "export": Text.HELP_EXPORT,
     "claim": Text.HELP_CLAIM,
+    "uninvite": Text.HELP_UNINVITE,
     "chouette": Text.HELP_CHOUETTE,
     "team": Text.HELP_TEAM,
     "boxside": Text.HELP_BOXSIDE,
@@ -618,6 +619,8 @@ def help_lines(topic: str | None, verb: str | None) -> list[str]:
 #: Topics with more than one line of help.
 HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
     Text.HELP_CHOUETTE: (Text.HELP_CHOUETTE_1, Text.HELP_CHOUETTE_2, Text.HELP_CHOUETTE_3,
-                         Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5),
+                         Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5, Text.HELP_CHOUETTE_6,
+                         Text.HELP_CHOUETTE_7, Text.HELP_CHOUETTE_8, Text.HELP_CHOUETTE_9,
+                         Text.HELP_CHOUETTE_10),
     Text.HELP_TOURNAMENT: (Text.HELP_TOURNAMENT_1, Text.HELP_TOURNAMENT_2, Text.HELP_TOURNAMENT_3),
 }

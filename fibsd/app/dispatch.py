@@ -160,6 +160,8 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             play.export(r, session, command, out)
         case c.Claim():
             play.claim(r, session, out)
+        case c.Uninvite():
+            play.uninvite(r, session, out)
         case c.Erase():
             out.to(session, TextLine.of(Text.PERMISSION_DENIED))
         case (

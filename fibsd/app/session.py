@@ -46,6 +46,8 @@ class Invitation:
     unlimited: bool = False
     holland: bool = False
     jacoby: bool = False
+    nocrawford: bool = False  # the inviter asks for no Crawford rule (fibsd's option word)
+    beavers: bool = False  # money play with beavers (fibsd's option word)
 
     @property
     def resume(self) -> bool:

@@ -98,6 +98,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     session.invitation = Invitation(
         invitee_key=target.key, length=command.length, unlimited=command.unlimited,
         holland="holland" in options, jacoby="jacoby" in options,
+        nocrawford="nocrawford" in options, beavers="beavers" in options,
     )
     if resume:
         out.to(session, TextLine.of(Text.YOU_INVITED_RESUME, name=target.name))
@@ -109,6 +110,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         out.to(session, TextLine.of(Text.YOU_INVITED_MATCH, name=target.name, length=command.length))
         out.to(target, TextLine.of(Text.WANTS_TO_PLAY_MATCH, name=session.name, length=command.length))
     out.to(target, TextLine.of(Text.TYPE_JOIN_TO_ACCEPT, name=session.name))
+    rules = _invitation_rules(command.options, unlimited=command.unlimited)
+    if rules and not resume:
+        out.to(target, TextLine.of(Text.INVITATION_RULES, text=rules))
     if not resume and saved is not None:
         length = _saved_length(saved)
         if length is None:
@@ -118,6 +122,27 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if target.away_message is not None:
         out.lines(session, "")
         out.to(session, TextLine.of(Text.IS_AWAY, name=target.name, text=target.away_message))
+
+
+def _invitation_rules(options: tuple[str, ...], *, unlimited: bool) -> str:
+    """The option words that apply, in words (fibsd's extension line for the invitee)."""
+    words = {"holland": "Holland rule", "nocrawford": "no Crawford rule"} if not unlimited \
+        else {"jacoby": "Jacoby rule", "beavers": "beavers"}
+    return ", ".join(words[o] for o in options if o in words)
+
+
+def uninvite(registry: Registry, session: Session, out: Outcome) -> None:
+    """`uninvite`: the outstanding invitation is withdrawn; the invitee is told."""
+    invitation = session.invitation
+    if invitation is None:
+        out.to(session, TextLine.of(Text.NOTHING_TO_UNINVITE))
+        return
+    session.invitation = None
+    target = registry.get(invitation.invitee_key)
+    name = target.name if target is not None else invitation.invitee_key
+    out.to(session, TextLine.of(Text.YOU_UNINVITE, name=name))
+    if target is not None:
+        out.to(target, TextLine.of(Text.UNINVITES_YOU, name=session.name))
 
 
 def _saved_length(saved: dict[str, Any]) -> int | None:
@@ -512,13 +537,22 @@ def kibitz(registry: Registry, session: Session, command: c.Kibitz | c.Whisper, 
     if refuse_if_muted(registry, session, out):
         return
     table = session.table or (session.watching.table if session.watching is not None else None)
-    if table is None:
+    chouette = session.chouette or (session.watching.chouette if session.watching is not None else None)
+    whisper = isinstance(command, c.Whisper)
+    audience: list[Session]
+    if table is not None:
+        audience = list(table.watchers())
+        if not whisper:
+            audience += [p for p in table.seats if p is not None]
+    elif chouette is not None:
+        # C43: while a chouette game runs, kibitz reaches its watchers only, so they
+        # cannot advise the players; between games the table hears it too.
+        audience = list(chouette.watchers())
+        if not whisper and chouette.engine.game is None:
+            audience += chouette.everyone()
+    else:
         out.to(session, TextLine.of(Text.NOT_WATCHING_OR_PLAYING))
         return
-    whisper = isinstance(command, c.Whisper)
-    audience = list(table.watchers())
-    if not whisper:
-        audience += [p for p in table.seats if p is not None]
     heard = 0
     message = Whispers(session.name, command.text) if whisper else Kibitzes(session.name, command.text)
     for listener in dict.fromkeys(audience):
