@@ -338,6 +338,7 @@ class Server:
         outcome = presence.log_in(
             self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
+            pending_messages=arrival.pending_messages,
         )
         # Others may talk to the newcomer while its login is committed; their lines wait
         # until its own greeting is queued.

@@ -14,6 +14,7 @@ both players are online and free, resuming it if it was saved (docs/tournaments.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from fibsd.app import lobby
 from fibsd.app.outcome import MatchFinished, Outcome
@@ -38,7 +39,7 @@ def tournaments(registry: Registry) -> dict[str, Tournament]:
     if not registry.tournaments_loaded:
         registry.tournaments_loaded = True
         now = registry.clock.now()
-        for data in registry.store.saved_tournaments():
+        for data in registry.reader.saved_tournaments():
             try:
                 tournament = Tournament.from_dict(data)
             except ValueError:
@@ -142,7 +143,7 @@ def in_play(registry: Registry, pairing: Pairing) -> bool:
 def start_ready(registry: Registry, tournament: Tournament, out: Outcome) -> None:
     """Start (or resume) the match of every pending pairing whose players are both free."""
     for pairing in tournament.pending():
-        if pairing.b is None:
+        if pairing.b is None or pairing.resuming:
             continue
         first, second = registry.get(pairing.a), registry.get(pairing.b)
         if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
@@ -152,15 +153,40 @@ def start_ready(registry: Registry, tournament: Tournament, out: Outcome) -> Non
 
 def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: Session,
            second: Session, out: Outcome) -> None:
-    saved = registry.store.saved_match(first.name, second.name) if pairing.started else None
-    pairing.started = True
+    """Start the pairing's match for its players; if it began before and was saved, read
+    the saved match (a cold read: a job) and resume it."""
     pairing.since = None
+    if pairing.started and registry.reader.saved_match_info(first.name, second.name) is not None:
+        pairing.resuming = True
+        names = (first.name, second.name)
+        out.run(registry.read(
+            lambda store: store.saved_match(*names),
+            lambda saved: _resume(registry, tournament, pairing, saved),
+            name="tournament: the saved match",
+        ))
+        return
+    pairing.started = True
     persist(tournament, out)
-    if saved is not None:
-        out.extend(lobby.resume_match(registry, first, second, saved))
+    invitation = Invitation(second.key, tournament.length)
+    out.extend(lobby.start_match(registry, first, second, invitation))
+
+
+def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
+            saved: dict[str, Any] | None) -> Outcome:
+    """The saved match is read: everything is checked again (the players may have moved
+    on meanwhile), then the match goes on (or starts afresh if nothing was saved)."""
+    out = Outcome()
+    pairing.resuming = False
+    if tournament.phase is not Phase.RUNNING or pairing.done or pairing.b is None:
+        return out
+    first, second = registry.get(pairing.a), registry.get(pairing.b)
+    if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
+        return out
+    if saved is None:
+        out.extend(lobby.start_match(registry, first, second, Invitation(second.key, tournament.length)))
     else:
-        invitation = Invitation(second.key, tournament.length)
-        out.extend(lobby.start_match(registry, first, second, invitation))
+        out.extend(lobby.resume_match(registry, first, second, saved))
+    return out
 
 
 def _pairing_for(tournament: Tournament, finished: MatchFinished) -> Pairing | None:

@@ -59,6 +59,23 @@ class StoredMessage:
     text: str
 
 
+@attrs.frozen
+class SavedMatchInfo:
+    """What the core needs to know of a saved match without reading it: that it exists,
+    and its length (None: unlimited, or not readable from its whole copy)."""
+
+    length: int | None
+
+
+def saved_match_info(data: dict[str, object]) -> SavedMatchInfo:
+    """The info of a saved match's whole copy (`match.options.length`)."""
+    try:
+        length = data["match"]["options"]["length"]  # type: ignore[index]
+    except (KeyError, TypeError):
+        return SavedMatchInfo(None)
+    return SavedMatchInfo(length if isinstance(length, int) and not isinstance(length, bool) else None)
+
+
 #: One step of a saved match's patch: ["update", path, object] or ["extend", path, list].
 PatchStep = tuple[str, Sequence[str], object]
 
@@ -156,6 +173,9 @@ class SavedMatchStore(Protocol):
 
     def delete_saved_match(self, name: str, other: str) -> None: ...
 
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length (a `Reader` fact)."""
+
     def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
         """(opponent's name key, data) of every saved match `name` takes part in."""
 
@@ -228,13 +248,37 @@ class TournamentStore(Protocol):
     def save_tournament(self, name: str, state: dict[str, object]) -> None:
         """Store (or replace) tournament `name`'s whole state (names unique in any case)."""
 
+
+
+class Reader(Protocol):
+    """The reads the core may make on the event loop, and the only ones (docs/architecture.md,
+    "Reading the store"): small, hot facts that every backend answers from memory or a
+    local file, never over a network. The SQLite backend answers from its file (indexed
+    lookups on a read-only connection); the PostgreSQL backend from memory, loaded when
+    it opens and kept current by its own writes once they commit. Everything else the
+    core reads is a cold read: a job (`fibsd.app.registry.Registry.read`), run in a
+    worker thread."""
+
+    def sanction_until(self, kind: str, target: str, now: float) -> float | None:
+        """None if `target` is free; else the end of the sanction (`inf` if open-ended)."""
+
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length."""
+
+    def last_chouette_id(self) -> int:
+        """The highest chouette number ever stored (0 if none)."""
+
+    def open_chouettes(self) -> list[dict[str, object]]:
+        """The saved state of every chouette not closed when the store was opened."""
+
     def saved_tournaments(self) -> list[dict[str, object]]:
-        """The saved state of every tournament, open, running or over."""
+        """The saved state of every tournament (open, running or over) when the store was
+        opened: the core loads them once, at its first use of tournaments."""
 
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    TournamentStore, Protocol,
+    TournamentStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

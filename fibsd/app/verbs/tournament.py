@@ -13,6 +13,7 @@ import logging
 
 import attrs
 
+from fibsd.accounts import Account
 from fibsd.app import tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
@@ -257,14 +258,30 @@ def setbot(registry: Registry, session: Session, command: c.Setbot, out: Outcome
     if not registry.config.is_admin(session.name):
         out.to(session, TextLine.of(Text.PERMISSION_DENIED))
         return
-    online = registry.get(command.name)
-    account = online.account if online is not None else registry.store.get_account(command.name)
-    if account is None:
-        out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=command.name))
+    known = registry.known_account(command.name)
+    if known is not None:
+        _mark_bot(registry, session, command.name, known, command.bot, out)
         return
-    log.warning("admin %s: setbot %s %s", session.name, account.name, "on" if command.bot else "off")
-    name, bot = account.name, command.bot
+    typed, bot = command.name, command.bot
+
+    def marked(account: Account | None) -> Outcome:
+        done = Outcome()
+        _mark_bot(registry, session, typed, account, bot, done)
+        return done
+
+    out.run(registry.read(lambda store: store.get_account(typed), marked, name="setbot: the account"))
+
+
+def _mark_bot(registry: Registry, session: Session, typed: str, account: Account | None, bot: bool,
+              out: Outcome) -> None:
+    if account is None:
+        out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=typed))
+        return
+    log.warning("admin %s: setbot %s %s", session.name, account.name, "on" if bot else "off")
+    name = account.name
     out.write(lambda store: store.set_bot(name, bot))
+    online = registry.get(name)
     if online is not None:
         online.account = attrs.evolve(online.account, bot=bot)
+    registry.update_gone_account(attrs.evolve(account, bot=bot))
     out.to(session, TextLine.of(Text.SETBOT_DONE if bot else Text.SETBOT_CLEARED, name=name))

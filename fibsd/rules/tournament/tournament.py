@@ -80,6 +80,9 @@ class Pairing:
     #: match has begun (then a saved match between the two is this pairing's).
     since: float | None = None
     started: bool = False
+    #: The server is reading the pairing's saved match to resume it (not saved: a
+    #: restart forgets it and reads again).
+    resuming: bool = attrs.field(default=False, eq=False)
 
     @property
     def done(self) -> bool:

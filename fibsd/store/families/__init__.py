@@ -52,7 +52,8 @@ class Families(Accounts, Messages, SavedMatches, MatchRecords, Sanctions, Chouet
         with self._database.batch():
             for write in writes:
                 try:
-                    write(self)
+                    with self._database.write():  # the whole write, however many calls
+                        write(self)
                 except Exception as error:  # that write only; reported to its caller
                     results.append(error)
                 else:
