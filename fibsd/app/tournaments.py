@@ -196,13 +196,16 @@ def _pairing_for(tournament: Tournament, finished: MatchFinished) -> Pairing | N
     return pairing if pairing is not None and pairing.started else None
 
 
-def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> None:
+def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> bool:
     """A match ended (handed on by the aftermath): if it was a pairing's, record it;
-    either way its players are free now, so pending pairings may start."""
+    either way its players are free now, so pending pairings may start. Whether it was a
+    tournament's match (the analysis queue asks)."""
+    counted = False
     for tournament in running(registry):
         pairing = _pairing_for(tournament, finished)
         if pairing is None:
             continue
+        counted = True
         winner, loser = finished.winner_name, finished.loser_name
         won, lost = finished.score[finished.winner], finished.score[1 - finished.winner]
         score = (won, lost) if pairing.a.lower() == winner.lower() else (lost, won)
@@ -212,6 +215,7 @@ def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) ->
         _record(registry, tournament, pairing, winner, score, Ending.PLAYED, out)
     for tournament in running(registry):
         start_ready(registry, tournament, out)
+    return counted
 
 
 def _record(registry: Registry, tournament: Tournament, pairing: Pairing, winner: str | None,

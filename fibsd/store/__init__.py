@@ -30,6 +30,7 @@ reorder one that has shipped); the backend runs it at start.
 
 from fibsd.store.api import (
     AccountStore,
+    AnalysisStore,
     ChouetteStore,
     MatchRecordStore,
     MessageStore,
@@ -48,6 +49,7 @@ from fibsd.store.api import (
 
 __all__ = [
     "AccountStore",
+    "AnalysisStore",
     "ChouetteStore",
     "MatchRecordStore",
     "MessageStore",

@@ -20,6 +20,7 @@ from typing import Any, Protocol, Self
 import attrs
 
 from fibsd.accounts import Account, Toggles, Variables
+from fibsd.analysis import MatchAnalysis
 from fibsd.matfile import MatchRecord
 
 # --- errors ---------------------------------------------------------------------------
@@ -242,6 +243,28 @@ class ChouetteStore(Protocol):
     def last_chouette_id(self) -> int: ...
 
 
+class AnalysisStore(Protocol):
+    """Engine analysis (issue 23): jobs waiting, finished analyses, PRs per player."""
+
+    def queue_analysis(self, record_id: int, requesters: Sequence[str], at: float) -> None:
+        """Keep a job (or replace its requesters) until it is saved or dropped."""
+
+    def analysis_jobs(self) -> list[tuple[int, list[str]]]:
+        """The jobs waiting, oldest first: (record id, requesters' name keys)."""
+
+    def drop_analysis_job(self, record_id: int) -> None: ...
+
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
+        """Keep a finished analysis, gnubg's .sgf and each player's PR; its job is done."""
+
+    def analysis(self, record_id: int) -> MatchAnalysis | None: ...
+
+    def analysis_sgf(self, record_id: int) -> str | None: ...
+
+    def average_pr(self, name: str) -> tuple[float, int] | None:
+        """A player's mean PR over his analysed matches, and how many; None if none."""
+
+
 class TournamentStore(Protocol):
     """Tournaments (docs/tournaments.md), each one's whole state saved after every change."""
 
@@ -278,7 +301,7 @@ class Reader(Protocol):
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    TournamentStore, Reader, Protocol,
+    AnalysisStore, TournamentStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 
