@@ -350,6 +350,7 @@ export function install(app) {
     let at = 0;
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.id = "replay-board";
+    svg.setAttribute("class", "board");
     const caption = h("span", { id: "replay-caption" });
     const go = (i) => {
       at = Math.max(0, Math.min(frames.length - 1, i));
@@ -409,13 +410,13 @@ export function install(app) {
         return true;
       });
     }
-    if ((m = /^Tournament (\S+)[: ](.*)$/.exec(line))) {
-      const text = line;
+    if ((m = /^Tournament ([^\s:]+):? (.*)$/.exec(line))) {
+      const text = line.replace(/ Type 'tournament join \S+' to enter\.$/, " Join it from the Tournaments list.");
       live.unshift(text);
       live.splice(20);
       const yours = /: round \d+: (your .*|you have a bye\.)$/.exec(text);
       if (yours) {
-        $("next-pairing").textContent = `Tournament ${m[1]}: ${yours[1]}`;
+        $("next-pairing").textContent = `Next: ${text}`;
         $("next-pairing").hidden = false;
         attention("turn", `Tournament ${m[1]}: your match`);
       }
@@ -459,6 +460,7 @@ export function install(app) {
       const rows = h("tbody");
       const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
       svg.id = "analysis-board";
+      svg.setAttribute("class", "board");
       const caption = h("p", { id: "analysis-caption" });
       box.replaceChildren(h("table", { id: "analysis-errors" }, rows), caption, svg);
       return reader((l) => {
