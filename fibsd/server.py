@@ -41,7 +41,9 @@ from itertools import chain
 
 import trio
 
-from fibsd.app import dispatch, presence, presentation, timers
+from fibsd.analyser import AnalysisPool, find_gnubg
+from fibsd.analysis import AnalysisDone
+from fibsd.app import aftermath, analyses, dispatch, presence, presentation, timers
 from fibsd.app.outcome import ClipBytes, Job, Outcome, Recipient, Write
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -51,6 +53,7 @@ from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
 from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from fibsd.login import Arrival, LoginServices, login_dialogue
+from fibsd.matfile import mat_lines, mat_text
 from fibsd.ordering import DeliveryOrder, Ticket
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
@@ -83,7 +86,8 @@ class Server:
         self.registry = Registry(
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
-        self._connections: dict[Session, Connection] = {}
+        #: The open connections by session (the core's recipients are sessions).
+        self._connections: dict[Recipient, Connection] = {}
         #: Writes every plain connection's queued output once per scheduler pass.
         self._flusher = Flusher()
         #: Set when someone left; `_run_departures` then sends the logout notices.
@@ -94,7 +98,7 @@ class Server:
         self._writes_arrived = trio.Event()
         self._committer_running = False
         #: Invariant 7: every outcome's lines in the order the outcomes were made, per user.
-        self._order: DeliveryOrder[Session, tuple[Outcome, Session | None]] = DeliveryOrder(
+        self._order: DeliveryOrder[Recipient, tuple[Outcome, Session | None]] = DeliveryOrder(
             self._deliver_part
         )
         self._nursery: trio.Nursery | None = None
@@ -132,6 +136,24 @@ class Server:
             allowed_origins=config.web_allowed_origins,
             request_timeout_seconds=config.login_timeout_seconds,
         ) if config.web_enabled else None
+        # Issue 23: GNU Backgammon worker processes analyse finished matches
+        # (fibsd/analyser.py); without gnubg the server runs and says so when asked.
+        self.analysis_pool: AnalysisPool | None = None
+        gnubg = find_gnubg(config.analysis_gnubg)
+        if config.analysis_workers == 0:
+            self.registry.analysis.unavailable = "it is switched off (analysis_workers = 0)"
+        elif gnubg is None:
+            self.registry.analysis.unavailable = (
+                f"GNU Backgammon is not installed ({config.analysis_gnubg} not found)")
+        else:
+            self.registry.analysis.unavailable = None
+            self.analysis_pool = AnalysisPool(
+                gnubg=gnubg, workers=config.analysis_workers,
+                checker_plies=config.analysis_checker_plies,
+                cube_plies=config.analysis_cube_plies,
+                time_limit_seconds=config.analysis_time_limit_seconds,
+                fetch=self._match_for_analysis, deliver=self._analysis_arrived,
+            )
 
     # ----------------------------------------------------------------- serving
 
@@ -154,6 +176,9 @@ class Server:
             await outer.start(self._run_committer)
             await outer.start(self._flusher.run)
             await outer.start(self._run_departures)
+            if self.analysis_pool is not None:
+                await outer.start(self.analysis_pool.run)
+            self._resume_analysis_jobs()
             try:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
@@ -337,6 +362,7 @@ class Server:
         outcome = presence.log_in(
             self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
+            pending_messages=arrival.pending_messages,
         )
         # Others may talk to the newcomer while its login is committed; their lines wait
         # until its own greeting is queued.
@@ -397,7 +423,7 @@ class Server:
     async def _apply(self, outcome: Outcome, *, issuer: Session | None) -> None:
         # Invariant 7: the lines wait behind those queued earlier for the same users,
         # whether or not this outcome has anything to commit.
-        ticket: Ticket[Session, tuple[Outcome, Session | None]] | None
+        ticket: Ticket[Recipient, tuple[Outcome, Session | None]] | None
         if outcome.writes:
             ticket = self._order.reserve((outcome, issuer), _recipients(outcome, issuer))
             try:
@@ -415,6 +441,9 @@ class Server:
             ticket.on_delivered = delivered.set
             await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
+        if self.analysis_pool is not None:
+            for record_id in outcome.analyses:  # stored by the writes above
+                self.analysis_pool.submit(record_id)
         for job in outcome.jobs:
             if job.holds_prompt:  # the issuer's next command waits for it
                 result = await trio.to_thread.run_sync(job.work)
@@ -425,6 +454,25 @@ class Server:
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    # ------------------------------------------------------- engine analysis
+
+    def _resume_analysis_jobs(self) -> None:
+        """The jobs stored before a restart go back in the queue, in their order."""
+        for record_id, requesters in self.store.analysis_jobs():
+            self.registry.analysis.pending[record_id] = requesters
+            if self.analysis_pool is not None:
+                self.analysis_pool.submit(record_id)
+
+    def _match_for_analysis(self, record_id: int) -> str | None:
+        record = self.store.match_record(record_id)
+        if record is None:
+            return None
+        return mat_text(mat_lines(record, self.config.club_name))
+
+    async def _analysis_arrived(self, done: AnalysisDone) -> None:
+        await self._apply(aftermath.hand_on(self.registry, analyses.arrived(self.registry, done)),
+                          issuer=None)
 
     async def _run_background(self, job: Job[object]) -> None:
         """A background job: its work in a worker thread (abandoned at shutdown), then its
@@ -559,12 +607,12 @@ class Server:
             pending.done.set()
 
     def _deliver_part(self, payload: tuple[Outcome, Session | None],
-                      wanted: Callable[[Session], bool] | None) -> None:
+                      wanted: Callable[[Recipient], bool] | None) -> None:
         outcome, issuer = payload
         self._deliver(outcome, issuer=issuer, wanted=wanted)
 
     def _deliver(self, outcome: Outcome, *, issuer: Session | None,
-                 wanted: Callable[[Session], bool] | None = None) -> None:
+                 wanted: Callable[[Recipient], bool] | None = None) -> None:
         """Queue `outcome`'s lines, prompts and closes for its recipients (only for those
         `wanted` accepts, if given: the others' part waits in `_order`). Called by
         `_order` only, so that nothing overtakes lines queued before it."""
@@ -572,7 +620,7 @@ class Server:
         issuer_prompt = None if outcome.holds_prompt else issuer
         if wanted is not None and issuer_prompt is not None and not wanted(issuer_prompt):
             issuer_prompt = None
-        touched: dict[Session, None] = {}
+        touched: dict[Recipient, None] = {}
         # A message fanned out to many recipients is rendered once per kind of client
         # and queued as the same bytes for each; the flusher later sends each recipient
         # everything queued for it in one piece.
@@ -581,13 +629,12 @@ class Server:
         for recipients, message in outcome.deliveries:
             clip_data = message.data if isinstance(message, ClipBytes) else None
             if wanted is not None:
-                recipients = tuple(r for r in recipients if wanted(r))  # type: ignore[arg-type]
+                recipients = tuple(r for r in recipients if wanted(r))
             if isinstance(message, ClipBytes) and message.status_of is not None:
                 # A status line: coalesced in each outbox.
                 self._deliver_status(recipients, message.status_of, message.data, issuer)
                 continue
             for recipient in recipients:
-                assert isinstance(recipient, Session)
                 if clip_data is not None:  # who-info, encoded once, for CLIP users only
                     if not recipient.clip:
                         continue
@@ -615,7 +662,6 @@ class Server:
             if connection is not None and connection.is_open and recipient.departure is None:
                 connection.write_prompt(presentation.prompt(recipient))
         for recipient, reason in outcome.closes:
-            assert isinstance(recipient, Session)
             if wanted is not None and not wanted(recipient):
                 continue
             connection = self._connections.get(recipient)
@@ -623,14 +669,13 @@ class Server:
                 log.info("closing connection of %s: %s", recipient.name, reason)
                 connection.close_soon()
 
-    def _deliver_status(self, recipients: Sequence[object], key: str, data: bytes,
+    def _deliver_status(self, recipients: Sequence[Recipient], key: str, data: bytes,
                         issuer: Session | None) -> None:
         """A user's who-info to CLIP `recipients`: it replaces that user's previous one
         still waiting in a recipient's outbox (`Connection.write_status`). Asks for no
         prompt: it is CLIP-only and never the answer to a command."""
         connections = self._connections
         for recipient in recipients:
-            assert isinstance(recipient, Session)
             if not recipient.clip:
                 continue
             connection = connections.get(recipient)
@@ -645,16 +690,15 @@ class Server:
         return len(self._connections)
 
 
-def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Session]:
+def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Recipient]:
     """Everyone `outcome` may send something to (lines, a prompt, a close); lazily, as
     the order needs them only while something waits (and chained in C: a broadcast
     reaches everyone online)."""
-    everyone: Iterator[Recipient] = chain(
+    return chain(
         chain.from_iterable(recipients for recipients, _ in outcome.deliveries),
         (recipient for recipient, _ in outcome.closes),
         () if issuer is None else (issuer,),
     )
-    return everyone  # type: ignore[return-value]  # (the shell's recipients are sessions)
 
 
 #: The listeners, as a start-up error names them (with the settings that choose the port).

@@ -50,8 +50,12 @@ def _redoubles_limit(value: int | str) -> int:
     return 99 if value == "unlimited" else int(value)
 
 
-def start_match(registry: Registry, inviter: Session, invitee: Session, invitation: Invitation) -> Outcome:
-    """A new match between `inviter` (player 0) and `invitee` (player 1) (§6.2)."""
+def start_match(registry: Registry, inviter: Session, invitee: Session, invitation: Invitation,
+                *, replaced: dict[str, Any] | None = None) -> Outcome:
+    """A new match between `inviter` (player 0) and `invitee` (player 1) (§6.2).
+
+    `replaced` is the pair's saved match, which the new one replaces (read by the caller,
+    a cold read: `verbs.play.join`): its dice seed is revealed."""
     out = Outcome()
     a, b = inviter.account, invitee.account
     unlimited = invitation.unlimited
@@ -74,7 +78,7 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         crawford_disabled=not options.crawford,
     )
     first, second = inviter.name, invitee.name
-    _abandon_saved_match(registry, inviter, invitee, out)
+    _abandon_saved_match(inviter, invitee, replaced, out)
     out.write(lambda store: store.delete_saved_match(first, second))
     _seat(registry, table, inviter, invitee, out)
     if unlimited:
@@ -102,9 +106,9 @@ def restore_table(registry: Registry, data: dict[str, Any]) -> Table[Session]:
     )
 
 
-def _abandon_saved_match(registry: Registry, inviter: Session, invitee: Session, out: Outcome) -> None:
-    """A new match replaces the pair's saved one: its dice seed is revealed now."""
-    data = registry.store.saved_match(inviter.name, invitee.name)
+def _abandon_saved_match(inviter: Session, invitee: Session, data: dict[str, Any] | None,
+                         out: Outcome) -> None:
+    """A new match replaces the pair's saved one (`data`): its dice seed is revealed now."""
     dice = None if data is None else data.get("dice")
     if not isinstance(dice, dict):
         return  # nothing saved, or scripted dice (tests), or a match from before seeds
@@ -334,9 +338,10 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     score = won.score
     length = match.length
     winner_session, loser_session = table.seats[winner], table.seats[loser]
-    # A player who dropped and was claimed against is not online: read the account.
-    w = winner_session.account if winner_session is not None else registry.store.get_account(table.names[winner])
-    lo = loser_session.account if loser_session is not None else registry.store.get_account(table.names[loser])
+    # A player who dropped and was claimed against is not online: the account as the
+    # server last saw it (it left during this run; its rating changes only here).
+    w = winner_session.account if winner_session is not None else registry.known_account(table.names[winner])
+    lo = loser_session.account if loser_session is not None else registry.known_account(table.names[loser])
     if length is not None and w is not None and lo is not None:
         change = rating_change(
             winner_rating=w.rating, winner_experience=w.experience,
@@ -350,6 +355,12 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
             winner_session.account = attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience)
         if loser_session is not None:
             loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
+        if winner_session is None:
+            registry.update_gone_account(
+                attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience))
+        if loser_session is None:
+            registry.update_gone_account(
+                attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience))
         updates = [(w.name, change.winner_rating, change.winner_experience),
                    (lo.name, change.loser_rating, change.loser_experience)]
     if length is not None:
