@@ -466,6 +466,7 @@ function myTurn() { return playing() && state.board.turn !== 0 && state.board.tu
 
 function newMatch(opponent) {
   state.clock = null;
+  $("notice").hidden = true;
   if ($("next-pairing").textContent.includes(` with ${opponent} `)) $("next-pairing").hidden = true;
   state.invitations.clear();
   state.outgoing = null;

@@ -289,7 +289,10 @@ export function install(app) {
     const rows = (c.list || []).map((t) => h("div", { className: "saved-row", dataTable: t.n },
       h("span", {}, `Chouette ${t.n} of ${t.owner}: ${t.seated} seated, ${t.stage}`),
       c.table ? null : button("Join", () => act(`chouette join ${t.owner}`), "c-join")));
-    if (c.table) { extra.replaceChildren(h("h3", {}, "Chouettes")); if (!state.board) extra.append(panel); return; }
+    if (c.table) {
+      extra.replaceChildren(h("h3", {}, "Chouettes"), state.board ? h("p", { className: "hint" }, `You sit at chouette ${c.table}: its table is beside the board.`) : panel);
+      return;
+    }
     extra.replaceChildren(...[h("h3", {}, "Chouettes"), ...rows,
       rows.length ? null : h("p", { className: "hint" }, "No chouette is open."),
       button("Open a chouette", () => act("chouette create"), "c-create")].filter(Boolean));
@@ -360,8 +363,8 @@ export function install(app) {
       caption.textContent = `${at + 1}/${frames.length} · ${f.text}`;
     };
     extra.replaceChildren(h("h3", {}, `Replay of match ${id}`), svg,
-      h("div", { className: "replay" }, button("⏮", () => go(0), "first"), button("◀", () => go(at - 1), "back"),
-        button("▶", () => go(at + 1), "forward"), button("⏭", () => go(frames.length - 1), "last"), caption));
+      h("div", { className: "replay" }, button("First", () => go(0), "first"), button("◀", () => go(at - 1), "back"),
+        button("▶", () => go(at + 1), "forward"), button("Last", () => go(frames.length - 1), "last"), caption));
     go(at);
   }
 
