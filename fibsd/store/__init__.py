@@ -31,6 +31,7 @@ reorder one that has shipped); the backend runs it at start.
 from fibsd.store.api import (
     AccountStore,
     AnalysisStore,
+    ChouetteSave,
     ChouetteStore,
     MatchRecordStore,
     MessageStore,
@@ -50,6 +51,7 @@ from fibsd.store.api import (
 __all__ = [
     "AccountStore",
     "AnalysisStore",
+    "ChouetteSave",
     "ChouetteStore",
     "MatchRecordStore",
     "MessageStore",
