@@ -218,3 +218,21 @@ def test_a_knockout_with_consolation_shows_both_brackets() -> None:
     assert shown[shown.index("  Round 2:") + 1] == "    pa beats pb 1-0"
     assert "  Round 2, consolation bracket:" in shown
     assert shown[-2:] == ["  Winner: pa", "  Consolation winner: pc"]
+
+
+def test_a_claimed_drop_is_the_pairing_result() -> None:
+    driver = _driver(limits__reconnect_grace_seconds=60)
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create cl knockout 3 noshow 30")
+    driver.send("pa", "tournament join cl")
+    driver.send("pb", "tournament join cl")
+    driver.send("pa", "tournament start cl")
+    assert _playing(driver, "pa") == "pb"
+    driver.log_out("pb", Departure.DROPPED)  # the table waits for him: not a no-show
+    driver.tick(61)
+    assert driver.registry.tournaments["cl"].winner is None
+    told = driver.send("pa", "claim")
+    assert "** pb did not come back: you claim the match." in told
+    assert "Tournament cl: pa beats pb 3-0." in told, told
+    assert "Tournament cl is over: pa wins." in told
