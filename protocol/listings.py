@@ -523,6 +523,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "dicetest": Text.HELP_DICETEST,
     "export": Text.HELP_EXPORT,
     "claim": Text.HELP_CLAIM,
+    "clock": Text.HELP_CLOCK,
+    "correspondence": Text.HELP_CORRESPONDENCE,
     "chouette": Text.HELP_CHOUETTE,
     "team": Text.HELP_TEAM,
     "boxside": Text.HELP_BOXSIDE,

@@ -397,6 +397,10 @@ class Text(enum.Enum):
         "** The second argument to 'invite' has to be a number or the word 'unlimited'"
     )
     MATCH_TOO_LONG = "** You can't play a {length} point match."
+    INVITE_CLOCK_USAGE = (
+        "** usage: invite <user> <length> clock [<delay> <reserve per point> | fast | normal"
+        " | casual | bullet] [overtime <seconds>], or invite <user> <length> days <days per move>"
+    )
     WATCH_WHO = "** Watch who?"
     LOOK_AT_WHO = "** Look at who?"
     OLDBOARD_USAGE = "** usage: oldboard <name>"
@@ -558,7 +562,10 @@ class Text(enum.Enum):
     HELP_ERASE = "erase - administrators only."
     HELP_GAG = "gag [<user>] - ignore what <user> tells, shouts, kibitzes (again to undo); alone: list."
     HELP_HELP = "help (man) [<command>] - list the commands, or explain one."
-    HELP_INVITE = "invite (i) <user> [<length>|unlimited] - invite <user> to a match, or to resume one."
+    HELP_INVITE = (
+        "invite (i) <user> [<length>|unlimited] [clock [<delay> <reserve>|fast|normal|casual|bullet]"
+        " | days <n>] - invite <user> to a match, or to resume one."
+    )
     HELP_JOIN = "join [<user>] - accept <user>'s invitation; alone: continue with the next game."
     HELP_KIBITZ = "kibitz (k) <message> - talk to the players and watchers of your game."
     HELP_LAST = "last - show the last logins and logouts."
@@ -613,6 +620,10 @@ class Text(enum.Enum):
     HELP_INVITECODE = "invitecode [<count>] - (administrators) make invitation codes for new accounts."
     HELP_CLAIM = "claim - when your opponent dropped and did not come back in time: win the match."
     HELP_EXPORT = "export [<number>] - list your finished matches; with a number: that match as a .mat file."
+    HELP_CLOCK = "clock - the reserves and the delay of the match you play or watch."
+    HELP_CORRESPONDENCE = (
+        "correspondence [<user>] - list your correspondence matches; with a name: sit down at that one."
+    )
 
     # away listing: the asker's own entry (§5.2, [HELP away]).
     AWAY_LIST_SELF = "You: {text}"
