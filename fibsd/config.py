@@ -20,6 +20,8 @@ typo must not silently leave a default in force):
     [club]       registration, allowed_networks
     [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
     [web]        web_enabled, web_port, web_tls_port, web_allowed_origins
+    [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
+                 clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -77,6 +79,14 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
     # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/web.py).
     "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins"),
+    # Issue 22: match clocks and correspondence (docs/clocks.md).
+    "clocks": (
+        "clock_required_for_rated",
+        "clock_default_overtime_seconds",
+        "clock_max_delay_seconds",
+        "clock_max_reserve_seconds",
+        "correspondence_max_days",
+    ),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
@@ -228,6 +238,12 @@ def _validate(config: Config) -> None:
     ):
         raise _fail("web_port", "must differ from 'port' and 'tls_port'", config.web_port)
     _origins(config.web_allowed_origins)
+    if type(config.clock_required_for_rated) is not bool:
+        raise _fail("clock_required_for_rated", "must be true or false", config.clock_required_for_rated)
+    _seconds("clock_default_overtime_seconds", config.clock_default_overtime_seconds, 0, 3600)
+    _seconds("clock_max_delay_seconds", config.clock_max_delay_seconds, 0, 3600)
+    _seconds("clock_max_reserve_seconds", config.clock_max_reserve_seconds, 1, 7 * 24 * 3600)
+    _seconds("correspondence_max_days", config.correspondence_max_days, 0.0001, 365)
 
 
 def _origins(value: object) -> tuple[str, ...]:
@@ -337,6 +353,15 @@ class Config:
     # Pages on other sites allowed to open the WebSocket (Origin header); the server's own
     # page, and clients that send no Origin (not browsers), are always allowed.
     web_allowed_origins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+    # [clocks] (docs/clocks.md): whether a rated (fixed-length) match needs a clock; the
+    # overtime every clocked match gets unless its invitation names one (K4; 0: none);
+    # the longest delay and the longest reserve of a whole match (per game in unlimited
+    # matches) an invitation may ask for; the longest correspondence limit per move.
+    clock_required_for_rated: bool = False
+    clock_default_overtime_seconds: float = 0.0
+    clock_max_delay_seconds: float = 60.0
+    clock_max_reserve_seconds: float = 6 * 3600.0
+    correspondence_max_days: float = 30.0
 
     def __attrs_post_init__(self) -> None:
         _validate(self)
