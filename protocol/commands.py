@@ -826,9 +826,9 @@ def _parse_invite(rest: str) -> Command:
         return Invite(words[0])
     length = words[1]
     lowered = [w.lower() for w in words[2:]]
-    clock, rest = _parse_invite_clock(lowered)
+    clock, others = _parse_invite_clock(lowered)
     # Known option words are kept in their order; other extra words are ignored, as FIBS does.
-    options = tuple(dict.fromkeys(w for w in rest if w in INVITE_OPTIONS))
+    options = tuple(dict.fromkeys(w for w in others if w in INVITE_OPTIONS))
     if length.lower() == "unlimited":
         return Invite(words[0], unlimited=True, options=options, clock=clock)
     if not _DIGITS.fullmatch(length):
@@ -862,7 +862,7 @@ def _parse_invite_clock(words: list[str]) -> tuple[InviteClock | None, list[str]
     end = at + 1
     delay, reserve, per_point = CLOCK_STANDARD
     following = words[end] if end < len(words) else None
-    if following in CLOCK_PRESETS:
+    if following is not None and following in CLOCK_PRESETS:
         delay, reserve, per_point = CLOCK_PRESETS[following]
         end += 1
     elif _clock_number(following) is not None:

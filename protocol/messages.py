@@ -520,12 +520,14 @@ class BoardMessage:
     board: BoardLine
     style: int = attrs.field(default=3, validator=attrs.validators.in_((1, 2, 3)))
     player_name: str | None = None
+    #: fibsd's match clocks on an ASCII board: the player's and the opponent's time.
+    clocks: tuple[str, str] | None = None
 
     def lines(self) -> list[str]:
         if self.style == 3:
             return [self.board.encode()]
         return ascii_board.render_ascii_board(
-            self.board, style=self.style, player_name=self.player_name
+            self.board, style=self.style, player_name=self.player_name, clocks=self.clocks
         )
 
 

@@ -14,7 +14,7 @@ from typing import assert_never
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.app.verbs import admin, chouette, info, play, settings, social
+from fibsd.app.verbs import admin, chouette, clocks, info, play, settings, social
 from fibsd.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -153,6 +153,10 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             play.export(r, session, command, out)
         case c.Claim():
             play.claim(r, session, out)
+        case c.ClockCommand():
+            clocks.clock(r, session, out)
+        case c.Correspondence():
+            clocks.correspondence(r, session, command, out)
         case c.Erase():
             out.to(session, TextLine.of(Text.PERMISSION_DENIED))
         case (

@@ -17,13 +17,14 @@ from typing import Any
 import attrs
 
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import boards
+from fibsd.app.play import boards, timing
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.dice import SeededDice
 from fibsd.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon
+from fibsd.rules.timecontrol import Expiry, MatchClock
 from fibsd.store import Store
 from protocol.messages import TextLine
 from protocol.wording import Text, resume_synopsis_lines
@@ -71,6 +72,7 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         first_o_seat=dice.coin(), started_at=registry.clock.now(),
         redoubles_field=redoubles if unlimited else 0,
         crawford_disabled=not options.crawford,
+        timer=None if invitation.clock is None else MatchClock(invitation.clock),
     )
     first, second = inviter.name, invitee.name
     _abandon_saved_match(registry, inviter, invitee, out)
@@ -238,6 +240,7 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
         return
     if table.dropped is not None:
         _count_unreturned_drop(registry, table, out)
+    timing.pause(table, registry.clock.now())  # a saved match's clock waits (docs/clocks.md)
     table.persist(out)
     for player in (session, other):
         if player is not None:
@@ -323,6 +326,9 @@ def claim(registry: Registry, session: Session, out: Outcome) -> None:
 def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: Outcome) -> None:
     """The match is over: rating block, result lines, reports, ratings, record (§6.9)."""
     match = table.match
+    if table.timer is not None:
+        table.timer.stop(registry.clock.now())
+        table.clock_stint = None
     updates: list[tuple[str, float, int]] = []
     winner, loser = won.winner, 1 - won.winner
     score = won.score
@@ -390,3 +396,73 @@ def conclude(registry: Registry, table: Table[Session], out: Outcome) -> None:
     if won is not None:
         table.match_won = None
         finish_match(registry, table, won, out)
+        return
+    _schedule(registry, table)
+
+
+# ------------------------------------------------------------------ match clocks
+
+
+def _schedule(registry: Registry, table: Table[Session]) -> None:
+    """Put the instant the running clock runs out on the server's heap (once per stint)."""
+    timer = table.timer
+    deadline = None if timer is None else timer.deadline()
+    if deadline is not None and deadline != table.scheduled_deadline:
+        table.scheduled_deadline = deadline
+        registry.deadlines.push(deadline, table)
+
+
+def tick_clocks(registry: Registry, now: float) -> Outcome:
+    """The clocks that ran out by `now`: overtime or a loss on time (club-play.md K4).
+    Looks only at the top of the heap: nothing is done per match per second."""
+    out = Outcome()
+    for when, table in registry.deadlines.due(now):
+        timer = table.timer
+        if timer is None or timer.deadline() != when:
+            continue  # the player acted (or the match was saved or ended) in time
+        table.scheduled_deadline = None
+        expire_clock(registry, table, now, out)
+    return out
+
+
+def check_clock(registry: Registry, table: Table[Session], out: Outcome) -> bool:
+    """Before an action at `table`: if the running clock ran out meanwhile (the ticker
+    has not come round yet), apply that first. True if it ended the match."""
+    timer = table.timer
+    deadline = None if timer is None else timer.deadline()
+    now = registry.clock.now()
+    if deadline is None or now < deadline:
+        return False
+    return expire_clock(registry, table, now, out)
+
+
+def expire_clock(registry: Registry, table: Table[Session], now: float, out: Outcome) -> bool:
+    """The running player's clock ran out: his overtime starts, or he loses the match
+    (rated as a loss, like a claimed match). True if the match ended."""
+    timer = table.timer
+    assert timer is not None
+    seat = timer.running
+    expiry = timer.expire(now)
+    if seat is None or expiry is None:
+        return False
+    name = table.names[seat]
+    if expiry is Expiry.OVERTIME:
+        duration = timing.duration(timer.control.overtime)
+        table.say(out, seat, TextLine.of(Text.YOU_IN_OVERTIME, duration=duration),
+                  TextLine.of(Text.IN_OVERTIME, name=name, duration=duration),
+                  TextLine.of(Text.IN_OVERTIME, name=name, duration=duration))
+        table.persist(out)
+        _schedule(registry, table)
+        return False
+    if table.dropped is not None:
+        # The clock ended first (K8): a loss on time, not a drop.
+        registry.suspended.pop(table.names[table.dropped[0]].lower(), None)
+        table.dropped = None
+    table.say(out, seat, TextLine.of(Text.YOU_LOSE_ON_TIME), TextLine.of(Text.LOSES_ON_TIME, name=name),
+              TextLine.of(Text.LOSES_ON_TIME, name=name))
+    winner = 1 - seat
+    score = list(table.match.score)
+    if table.match.length is not None:
+        score[winner] = max(score[winner], table.match.length)
+    finish_match(registry, table, MatchWon(winner, (score[0], score[1])), out)
+    return True

@@ -21,6 +21,7 @@ from fibsd.accounts import name_key
 from fibsd.app.outcome import ClipBytes, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
+from fibsd.app.play.timing import Deadlines
 from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
 from fibsd.clock import Clock
@@ -68,6 +69,8 @@ class Registry:
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
+        #: When running match clocks run out, nearest first (`fibsd.app.lobby.tick_clocks`).
+        self.deadlines: Deadlines[Table[Session]] = Deadlines()
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS

@@ -22,6 +22,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import Table
 from fibsd.limits import TokenBucket
+from fibsd.rules.timecontrol import TimeControl
 from protocol import commands as c
 from protocol.messages import Message
 
@@ -46,6 +47,8 @@ class Invitation:
     unlimited: bool = False
     holland: bool = False
     jacoby: bool = False
+    #: The match clock agreed with the invitation (docs/clocks.md); None: no clock.
+    clock: TimeControl | None = None
 
     @property
     def resume(self) -> bool:

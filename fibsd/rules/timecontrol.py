@@ -99,6 +99,8 @@ class MatchClock:
     since: float = 0.0
     #: Set once a player ran out for good; the clock stops for ever.
     lost: int | None = None
+    #: The game of the match the reserves belong to (`new_game`).
+    game: int = 1
 
     def __attrs_post_init__(self) -> None:
         if not self.reserves:
@@ -129,8 +131,12 @@ class MatchClock:
         self.reserves[seat] = max(0.0, self.reserves[seat])
         return used
 
-    def new_game(self) -> None:
-        """A game starts: with a reserve per game (K6), both reserves are full again."""
+    def new_game(self, number: int) -> None:
+        """Game `number` is being played: if it is a new one and the reserve is per game
+        (K6), both reserves are full again."""
+        if number == self.game:
+            return
+        self.game = number
         if self.control.per_game:
             self.reserves = [self.control.reserve, self.control.reserve]
             self.overtime_used = [False, False]
@@ -184,7 +190,7 @@ class MatchClock:
     def to_dict(self) -> dict[str, Any]:
         return {"control": self.control.to_dict(), "reserves": list(self.reserves),
                 "overtime_used": list(self.overtime_used), "running": self.running,
-                "since": self.since, "lost": self.lost}
+                "since": self.since, "lost": self.lost, "game": self.game}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchClock:
@@ -196,7 +202,7 @@ class MatchClock:
             raise ValueError("a match clock has two reserves")
         return cls(TimeControl.from_dict(data["control"]), reserves, used,
                    None if running is None else int(running), float(data["since"]),
-                   None if lost is None else int(lost))
+                   None if lost is None else int(lost), int(data.get("game", 1)))
 
     def resumed(self, now: float) -> None:
         """The match was saved and comes back at `now`: the stint that was running when it

@@ -65,7 +65,9 @@ def test_a_per_game_reserve_is_full_again_each_game() -> None:
     clock.start(0, T0)
     clock.stop(T0 + 112)
     assert clock.reserves == [200, 300]
-    clock.new_game()
+    clock.new_game(1)  # the same game (e.g. after a resume): nothing changes
+    assert clock.reserves == [200, 300]
+    clock.new_game(2)
     assert clock.reserves == [300, 300]
 
 
@@ -75,7 +77,7 @@ def test_a_match_reserve_is_per_point_and_kept_between_games() -> None:
     clock = MatchClock(control)
     clock.start(0, T0)
     clock.stop(T0 + 112)
-    clock.new_game()
+    clock.new_game(2)
     assert clock.reserves == [980, 1080]
 
 

@@ -26,6 +26,7 @@ from fibsd.app.play.notation import bearoff_text
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
+from fibsd.app.verbs import clocks
 from fibsd.app.verbs.social import refuse_if_muted
 from fibsd.matfile import mat_lines, record_summary
 from fibsd.rules import (
@@ -94,10 +95,13 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     ):
         out.to(session, TextLine.of(Text.NOT_EXPERIENCED_ENOUGH))
         return
+    allowed, clock = clocks.invitation_clock(registry, session, command, out)
+    if not allowed:
+        return
     options = set(command.options)
     session.invitation = Invitation(
         invitee_key=target.key, length=command.length, unlimited=command.unlimited,
-        holland="holland" in options, jacoby="jacoby" in options,
+        holland="holland" in options, jacoby="jacoby" in options, clock=clock,
     )
     if resume:
         out.to(session, TextLine.of(Text.YOU_INVITED_RESUME, name=target.name))
@@ -109,6 +113,11 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         out.to(session, TextLine.of(Text.YOU_INVITED_MATCH, name=target.name, length=command.length))
         out.to(target, TextLine.of(Text.WANTS_TO_PLAY_MATCH, name=session.name, length=command.length))
     out.to(target, TextLine.of(Text.TYPE_JOIN_TO_ACCEPT, name=session.name))
+    if clock is not None and not resume:
+        # A plain line after FIBS's two (a client shows it as text; docs/clocks.md).
+        terms = TextLine.of(Text.MATCH_CLOCK, text=clocks.terms(clock))
+        out.to(session, terms)
+        out.to(target, terms)
     if not resume and saved is not None:
         length = _saved_length(saved)
         if length is None:
@@ -357,6 +366,8 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
     if table.between_games or table.match.over:
         out.to(session, TextLine.of(Text.NOT_PLAYING))
         return
+    if lobby.check_clock(registry, table, out):
+        return  # the clock ran out before this command came: the match is over
     if table.dropped is not None:
         out.to(session, TextLine.of(Text.OPPONENT_DISCONNECTED, name=other_name))
         return
