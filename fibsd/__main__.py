@@ -101,10 +101,11 @@ def _serve(args: argparse.Namespace) -> int:
     )
     # Imported here so that `fibsd --help` and config errors stay fast and quiet.
     from fibsd.server import Server, run_until_signalled
-    from fibsd.store import Store, StoreError
+    from fibsd.store import StoreError
+    from fibsd.store.backends import open_store
 
     try:
-        store = Store.open(config.db_path)
+        store = open_store(config.db_path)
     except StoreError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return 2
@@ -196,7 +197,8 @@ def _export_match(args: argparse.Namespace) -> int:
 def _open_store(args: argparse.Namespace, *, must_exist: bool = False) -> tuple[Config, Store] | None:
     """The configuration and the store, or None after a one-line error. Commands that only
     read (`must_exist`) never leave an empty database behind where a path was mistyped."""
-    from fibsd.store import Store, StoreError
+    from fibsd.store import StoreError
+    from fibsd.store.backends import open_store
 
     try:
         config = load_config(args.config, host=None, port=None, db=args.db)
@@ -207,7 +209,7 @@ def _open_store(args: argparse.Namespace, *, must_exist: bool = False) -> tuple[
         print(f"fibsd: no database at {config.db_path}", file=sys.stderr)
         return None
     try:
-        return config, Store.open(config.db_path)
+        return config, open_store(config.db_path)
     except StoreError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return None

@@ -24,6 +24,9 @@ Concurrency invariants:
    arrival order (a durable commit costs milliseconds; one per action would cap the
    whole server at a few hundred actions per second).
 6. Writes are committed before the lines that acknowledge them are delivered.
+7. What one connection receives is in the order the events happened: an outcome's lines
+   wait behind lines made earlier for the same user that still wait for their commit,
+   even when it has nothing to commit itself (`fibsd.ordering`; issue 20 §1).
 """
 
 from __future__ import annotations
@@ -32,12 +35,13 @@ import logging
 import math
 import signal
 import ssl
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
 
 import trio
 
 from fibsd.app import chouettes, dispatch, presence, presentation
-from fibsd.app.outcome import ClipBytes, Outcome, Write
+from fibsd.app.outcome import ClipBytes, Outcome, Recipient, Write
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.clock import Clock, SystemClock
@@ -46,6 +50,7 @@ from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
 from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from fibsd.login import Arrival, LoginServices, login_dialogue
+from fibsd.ordering import DeliveryOrder, Ticket
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
 from fibsd.tls import server_context
@@ -87,6 +92,10 @@ class Server:
         self._pending_writes: list[_PendingWrites] = []
         self._writes_arrived = trio.Event()
         self._committer_running = False
+        #: Invariant 7: every outcome's lines in the order the outcomes were made, per user.
+        self._order: DeliveryOrder[Session, tuple[Outcome, Session | None]] = DeliveryOrder(
+            self._deliver_part
+        )
         self._nursery: trio.Nursery | None = None
         self._stop_requested = trio.Event()
         self.listeners: list[trio.SocketListener] = []
@@ -381,13 +390,25 @@ class Server:
     # ------------------------------------------------------- outcome handling
 
     async def _apply(self, outcome: Outcome, *, issuer: Session | None) -> None:
-        await self._commit(outcome.writes)
-        if outcome.departures:  # sent together with the others of this pass
-            self.registry.add_departures(outcome.departures)
-            self._departures_arrived.set()
-        else:  # what is said after a departure reaches everyone after its notice
-            self._deliver_departures()
-        self._deliver(outcome, issuer=issuer)
+        # Invariant 7: the lines wait behind those queued earlier for the same users,
+        # whether or not this outcome has anything to commit.
+        ticket: Ticket[Session, tuple[Outcome, Session | None]] | None
+        if outcome.writes:
+            ticket = self._order.reserve((outcome, issuer), _recipients(outcome, issuer))
+            try:
+                await self._commit(outcome.writes)
+            except BaseException:
+                self._order.withdraw(ticket)
+                raise
+            self._settle_departures(outcome)
+            self._order.committed(ticket)
+        else:
+            self._settle_departures(outcome)
+            ticket = self._order.submit((outcome, issuer), _recipients(outcome, issuer))
+        if ticket is not None and not ticket.delivered:  # (no checkpoint when it went at once)
+            delivered = trio.Event()
+            ticket.on_delivered = delivered.set
+            await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
         if outcome.off_loop is not None:
             result = await trio.to_thread.run_sync(outcome.off_loop.work)
@@ -422,9 +443,24 @@ class Server:
         finally:
             self._chouette_ticker = False
 
+    def _settle_departures(self, outcome: Outcome) -> None:
+        """The departures of a committed `outcome` join the others of this pass; an
+        outcome without any first sends the departures waiting (what is said after a
+        departure reaches everyone after its notice)."""
+        if outcome.departures:
+            self.registry.add_departures(outcome.departures)
+            self._departures_arrived.set()
+        else:
+            self._deliver_departures()
+
     def _deliver_departures(self) -> None:
         if self.registry.departures_pending:
-            self._deliver(self.registry.take_departures(), issuer=None)
+            self._deliver_in_order(self.registry.take_departures())
+
+    def _deliver_in_order(self, outcome: Outcome) -> None:
+        """Deliver lines of no command (notices, announcements) behind whatever is
+        queued for their recipients."""
+        self._order.submit((outcome, None), _recipients(outcome, None))
 
     async def _run_departures(
         self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -456,7 +492,7 @@ class Server:
         out = Outcome()
         for session in self.registry.sessions():
             out.to(session, message)
-        self._deliver(out, issuer=None)
+        self._deliver_in_order(out)
 
     async def _commit(self, writes: Sequence[Write]) -> None:
         """Commit writes durably, in order, off the event loop (invariants 5 and 6).
@@ -507,9 +543,20 @@ class Server:
             index += len(pending.writes)
             pending.done.set()
 
-    def _deliver(self, outcome: Outcome, *, issuer: Session | None) -> None:
+    def _deliver_part(self, payload: tuple[Outcome, Session | None],
+                      wanted: Callable[[Session], bool] | None) -> None:
+        outcome, issuer = payload
+        self._deliver(outcome, issuer=issuer, wanted=wanted)
+
+    def _deliver(self, outcome: Outcome, *, issuer: Session | None,
+                 wanted: Callable[[Session], bool] | None = None) -> None:
+        """Queue `outcome`'s lines, prompts and closes for its recipients (only for those
+        `wanted` accepts, if given: the others' part waits in `_order`). Called by
+        `_order` only, so that nothing overtakes lines queued before it."""
         # The issuer's prompt waits for the follow-up when work continues off the loop.
         issuer_prompt = issuer if outcome.off_loop is None else None
+        if wanted is not None and issuer_prompt is not None and not wanted(issuer_prompt):
+            issuer_prompt = None
         touched: dict[Session, None] = {}
         # A message fanned out to many recipients is rendered once per kind of client
         # and queued as the same bytes for each; the flusher later sends each recipient
@@ -518,6 +565,8 @@ class Server:
         encoded: dict[tuple[int, bool, int, bool], bytes] = {}
         for recipients, message in outcome.deliveries:
             clip_data = message.data if isinstance(message, ClipBytes) else None
+            if wanted is not None:
+                recipients = tuple(r for r in recipients if wanted(r))  # type: ignore[arg-type]
             if isinstance(message, ClipBytes) and message.status_of is not None:
                 # A status line: coalesced in each outbox.
                 self._deliver_status(recipients, message.status_of, message.data, issuer)
@@ -552,6 +601,8 @@ class Server:
                 connection.write_prompt(presentation.prompt(recipient))
         for recipient, reason in outcome.closes:
             assert isinstance(recipient, Session)
+            if wanted is not None and not wanted(recipient):
+                continue
             connection = self._connections.get(recipient)
             if connection is not None:
                 log.info("closing connection of %s: %s", recipient.name, reason)
@@ -577,6 +628,18 @@ class Server:
 
     def connection_count(self) -> int:
         return len(self._connections)
+
+
+def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Session]:
+    """Everyone `outcome` may send something to (lines, a prompt, a close); lazily, as
+    the order needs them only while something waits (and chained in C: a broadcast
+    reaches everyone online)."""
+    everyone: Iterator[Recipient] = chain(
+        chain.from_iterable(recipients for recipients, _ in outcome.deliveries),
+        (recipient for recipient, _ in outcome.closes),
+        () if issuer is None else (issuer,),
+    )
+    return everyone  # type: ignore[return-value]  # (the shell's recipients are sessions)
 
 
 class _PendingWrites:

@@ -25,7 +25,7 @@ import trio
 
 from fibsd.config import Config
 from fibsd.server import Server
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from fibsd.tools.loadgen.scenarios import account_name
 from fibsd.tools.loadgen.serverproc import (
     config_text,

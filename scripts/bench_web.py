@@ -29,7 +29,7 @@ from fibsd.accounts import Account
 from fibsd.config import Config
 from fibsd.passwords import PasswordHasher
 from fibsd.server import Server
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server.client import TestClient
 from tests.server.websocket_client import WebSocketClientStream
 

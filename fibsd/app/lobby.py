@@ -25,7 +25,7 @@ from fibsd.dice import SeededDice
 from fibsd.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon
 from fibsd.rules.timecontrol import Expiry, MatchClock
-from fibsd.store import Store
+from fibsd.store.api import Store
 from protocol.messages import TextLine
 from protocol.wording import Text, resume_synopsis_lines
 

@@ -17,7 +17,7 @@ import attrs
 from protocol.messages import LogoutNotice
 
 if TYPE_CHECKING:
-    from fibsd.store import Store
+    from fibsd.store.api import Store
 
 
 class Recipient(Protocol):

@@ -28,7 +28,7 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource, MatchDice
 from fibsd.passwords import PasswordHasher
-from fibsd.store import Store
+from fibsd.store.api import Store
 from protocol.framing import encode_line
 from protocol.messages import LoginNotice, LogoutNotice
 from protocol.wording import Text

@@ -21,7 +21,7 @@ from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.dice import DiceSource
 from fibsd.passwords import PasswordHasher
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 
 PASSWORD = "secret"
 

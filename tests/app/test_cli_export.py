@@ -11,7 +11,7 @@ import pytest
 
 from fibsd.matfile import export_mat, parse_mat
 from fibsd.rules import Match, MatchOptions
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 
 from .random_matches import play_match
 

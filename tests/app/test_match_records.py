@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-import fibsd.store as store_module
+import fibsd.store.sqlite as store_module
 from fibsd.accounts import Account
 from fibsd.matfile import MatchRecord
 from fibsd.rules import GameResult, Match, MatchOptions
-from fibsd.store import SCHEMA_VERSION, NoSuchAccount, Store
+from fibsd.store import NoSuchAccount
+from fibsd.store.sqlite import SCHEMA_VERSION
+from fibsd.store.sqlite import SQLiteStore as Store
 
 
 def _finished_one_point_match() -> Match:

@@ -11,7 +11,7 @@ from fibsd.app.session import Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.passwords import PasswordHasher
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from protocol.framing import encode_line
 
 

@@ -12,7 +12,7 @@ from fibsd.app.session import Departure, Session
 from fibsd.clock import ManualClock
 from fibsd.config import Config
 from fibsd.passwords import PasswordHasher
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 
 
 def _registry() -> tuple[Registry, ManualClock]:

@@ -16,16 +16,16 @@ from typing import Any
 import attrs
 import pytest
 
-from fibsd import store as store_module
 from fibsd.accounts import Account, Toggles, Variables
 from fibsd.store import (
-    SCHEMA_VERSION,
     NameTaken,
     NoSuchAccount,
-    Store,
     StoredMessage,
     StoreError,
 )
+from fibsd.store import sqlite as store_module
+from fibsd.store.sqlite import SCHEMA_VERSION
+from fibsd.store.sqlite import SQLiteStore as Store
 from protocol.vocabulary import SortWho
 
 REPO = Path(__file__).resolve().parents[2]
@@ -293,7 +293,7 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from fibsd.accounts import Account
-    from fibsd.store import Store
+    from fibsd.store.sqlite import SQLiteStore as Store
     store = Store(sys.argv[1])
     store.create_account(Account.new("Alice", "h", created_at=1.0))
     store.create_account(Account.new("Bob", "h", created_at=1.0))
@@ -343,7 +343,7 @@ def test_these_modules_import_neither_trio_nor_the_wire_codec() -> None:
     # `protocol.vocabulary` and the wording and errors it is made of), never the codec.
     allowed = "{'protocol', 'protocol.vocabulary', 'protocol.wording', 'protocol.errors'}"
     code = (
-        "import sys, fibsd.config, fibsd.passwords, fibsd.accounts, fibsd.store\n"
+        "import sys, fibsd.config, fibsd.passwords, fibsd.accounts, fibsd.store.sqlite\n"
         "bad = [m for m in sys.modules if m == 'trio'\n"
         f"       or m.split('.')[0] == 'protocol' and m not in {allowed}]\n"
         "assert not bad, bad\n"

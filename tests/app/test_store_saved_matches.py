@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from fibsd.accounts import Account
-from fibsd.store import Store, apply_patch
+from fibsd.store import apply_patch
+from fibsd.store.sqlite import SQLiteStore as Store
 
 
 def test_saved_match_round_trip_in_either_order(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from fibsd.config import Config
 from fibsd.dice import DiceSource
 from fibsd.passwords import PasswordHasher
 from fibsd.server import Server
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server.client import TestClient
 
 

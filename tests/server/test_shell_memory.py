@@ -22,7 +22,7 @@ import trio.testing
 from fibsd.clock import ManualClock
 from fibsd.passwords import PasswordHasher
 from fibsd.server import Server
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server.client import TestClient
 from tests.server.conftest import test_config as server_config
 

@@ -29,7 +29,7 @@ from fibsd.clock import ManualClock
 from fibsd.dice import ScriptedDice
 from fibsd.passwords import PasswordHasher
 from fibsd.server import Server
-from fibsd.store import Store
+from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server import conftest
 
 pytestmark = pytest.mark.slow

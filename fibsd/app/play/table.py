@@ -27,7 +27,7 @@ from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
 from fibsd.clock import Clock
 from fibsd.dice import DiceSource, SeededDice
-from fibsd.store import PatchStep
+from fibsd.store.api import PatchStep
 from fibsd.app.play import timing
 from fibsd.rules.timecontrol import MatchClock
 from fibsd.rules import (

@@ -12,7 +12,7 @@ from fibsd.accounts import Account, new_invitation_codes, password_problem
 from fibsd.app.outcome import OffLoop, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.store import NameTaken, Store
+from fibsd.store.api import NameTaken, Store
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.vocabulary import name_problem

@@ -26,7 +26,7 @@ from protocol.messages import (
 from protocol.wording import Text, goodbye_lines
 
 if TYPE_CHECKING:
-    from fibsd.store import Store
+    from fibsd.store.api import Store
 
 
 def refuse_if_muted(registry: Registry, session: Session, out: Outcome) -> bool:

@@ -138,12 +138,12 @@ def precreate_accounts(db_path: Path, names: Iterable[str]) -> int:
     """
     from fibsd.accounts import Account
     from fibsd.passwords import PasswordHasher
-    from fibsd.store import Store
+    from fibsd.store.sqlite import SQLiteStore
 
     hashed = PasswordHasher("pbkdf2_sha256", pbkdf2_rounds=1000).hash(PASSWORD)
     now = time.time()
     created = 0
-    with Store.open(db_path) as store:
+    with SQLiteStore.open(db_path) as store:
         for name in names:
             store.create_account(Account.new(name, hashed, now))
             created += 1

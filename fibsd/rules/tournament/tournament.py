@@ -1,0 +1,384 @@
+"""A tournament's state: entrants, rounds of pairings, results, standings and the winner.
+
+Pure and synchronous like the rest of `fibsd.rules`: no clock, no store, no users. The
+server (`fibsd.app.tournaments`) creates one, adds entrants, starts it, and records each
+pairing's result as its match ends (or is forfeited); `record` pairs the next round when
+the current one is complete, and says so. `to_dict`/`from_dict` save and restore it all.
+
+Formats (club-play.md T1, T2):
+- knockout: entrants seeded by rating, byes to the top seeds; winners meet in bracket
+  order; with `consolation`, the first round's losers play a knockout of their own,
+  alongside rounds 2 onwards.
+- swiss: `rounds` rounds (default ceil(log2 n) + 1), paired by `swiss.pair_round`.
+- roundrobin: the Berger tables (`roundrobin.berger_rounds`), one round at a time.
+
+A result is a win (with the match points of each side), a forfeit (a no-show: the winner
+is credited the full match length, the loser nothing) or a double forfeit (neither
+showed: in Swiss and round robin both lose; in a knockout the better seed goes through).
+A bye is a win worth one point, with no match points and no opponent for Buchholz.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from . import knockout, roundrobin, swiss
+
+
+class Format(enum.Enum):
+    KNOCKOUT = "knockout"
+    SWISS = "swiss"
+    ROUNDROBIN = "roundrobin"
+
+
+class Phase(enum.Enum):
+    OPEN = "open"  # taking entrants
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Bracket(enum.Enum):
+    MAIN = "main"
+    CONSOLATION = "consolation"
+
+
+class Ending(enum.Enum):
+    """How a pairing was decided."""
+
+    PLAYED = "played"
+    BYE = "bye"
+    FORFEIT = "forfeit"  # one player did not show
+    DOUBLE_FORFEIT = "double_forfeit"  # neither showed
+
+
+class TournamentError(Exception):
+    """An action the tournament's state does not allow (the reason is the message)."""
+
+
+@attrs.frozen
+class Entrant:
+    name: str
+    rating: float
+
+
+@attrs.define
+class Pairing:
+    a: str
+    b: str | None  # None: a bye for `a`
+    bracket: Bracket = Bracket.MAIN
+    winner: str | None = None
+    ending: Ending | None = None
+    #: Match points (a's, b's) of a played or forfeited match.
+    score: tuple[int, int] = (0, 0)
+
+    @property
+    def done(self) -> bool:
+        return self.ending is not None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+    def involves(self, name: str) -> bool:
+        return any(player.lower() == name.lower() for player in self.names)
+
+    def loser(self) -> str | None:
+        if self.ending is None or self.b is None:
+            return None
+        if self.ending is Ending.DOUBLE_FORFEIT:
+            return None
+        return self.b if self.winner == self.a else self.a
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "bracket": self.bracket.value, "winner": self.winner,
+                "ending": None if self.ending is None else self.ending.value, "score": list(self.score)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Pairing:
+        ending = data.get("ending")
+        score = data.get("score", [0, 0])
+        return cls(a=str(data["a"]), b=None if data.get("b") is None else str(data["b"]),
+                   bracket=Bracket(data.get("bracket", "main")),
+                   winner=None if data.get("winner") is None else str(data["winner"]),
+                   ending=None if ending is None else Ending(ending),
+                   score=(int(score[0]), int(score[1])))
+
+
+@attrs.frozen
+class Standing:
+    name: str
+    points: int
+    buchholz: int
+    match_points: int  # match-point difference
+    played: int
+    seed: int
+
+
+@attrs.define
+class Tournament:
+    name: str
+    format: Format
+    length: int
+    creator: str
+    #: Swiss: the rounds asked for (None: the default for the field, set at start).
+    rounds: int | None = None
+    consolation: bool = False
+    max_entrants: int | None = None
+    bots_allowed: bool = False
+    phase: Phase = Phase.OPEN
+    entrants: list[Entrant] = attrs.field(factory=list)
+    #: The seeding, best first (set at start).
+    seeds: list[str] = attrs.field(factory=list)
+    played_rounds: list[list[Pairing]] = attrs.field(factory=list)
+    winner: str | None = None
+
+    # ------------------------------------------------------------------ entrants
+
+    def entrant(self, name: str) -> Entrant | None:
+        for entrant in self.entrants:
+            if entrant.name.lower() == name.lower():
+                return entrant
+        return None
+
+    def join(self, name: str, rating: float) -> None:
+        if self.phase is not Phase.OPEN:
+            raise TournamentError("started")
+        if self.entrant(name) is not None:
+            raise TournamentError("already")
+        if self.max_entrants is not None and len(self.entrants) >= self.max_entrants:
+            raise TournamentError("full")
+        self.entrants.append(Entrant(name, rating))
+
+    def leave(self, name: str) -> None:
+        if self.phase is not Phase.OPEN:
+            raise TournamentError("started")
+        entrant = self.entrant(name)
+        if entrant is None:
+            raise TournamentError("not_entered")
+        self.entrants.remove(entrant)
+
+    def cancel(self) -> None:
+        if self.phase in (Phase.FINISHED, Phase.CANCELLED):
+            raise TournamentError("over")
+        self.phase = Phase.CANCELLED
+
+    # ------------------------------------------------------------------ rounds
+
+    def start(self) -> list[Pairing]:
+        """Seed the field and pair round 1 (its byes are decided at once)."""
+        if self.phase is not Phase.OPEN:
+            raise TournamentError("started")
+        if len(self.entrants) < 2:
+            raise TournamentError("too_few")
+        ordered = sorted(enumerate(self.entrants), key=lambda item: (-item[1].rating, item[0]))
+        self.seeds = [entrant.name for _index, entrant in ordered]
+        if self.format is Format.SWISS:
+            limit = swiss.max_rounds(len(self.seeds))
+            self.rounds = min(self.rounds or swiss.default_rounds(len(self.seeds)), limit)
+        elif self.format is Format.ROUNDROBIN:
+            self.rounds = len(roundrobin.berger_rounds(len(self.seeds)))
+        else:
+            self.rounds = knockout.rounds_needed(len(self.seeds))
+        self.phase = Phase.RUNNING
+        return self._pair_next()
+
+    @property
+    def current(self) -> list[Pairing]:
+        return self.played_rounds[-1] if self.played_rounds else []
+
+    @property
+    def round_number(self) -> int:
+        return len(self.played_rounds)
+
+    def pending(self) -> list[Pairing]:
+        """The current round's pairings still to be decided."""
+        if self.phase is not Phase.RUNNING:
+            return []
+        return [pairing for pairing in self.current if not pairing.done]
+
+    def pairing_of(self, a: str, b: str) -> Pairing | None:
+        """The undecided pairing of the current round between `a` and `b` (any order, any case)."""
+        for pairing in self.pending():
+            if pairing.b is not None and pairing.involves(a) and pairing.involves(b):
+                return pairing
+        return None
+
+    def record(self, pairing: Pairing, winner: str | None, score: tuple[int, int],
+               ending: Ending = Ending.PLAYED) -> list[Pairing]:
+        """Decide `pairing` (of the current round); returns the next round's pairings when
+        this completed a round and another follows ([] otherwise; `phase` says whether
+        the tournament finished)."""
+        if self.phase is not Phase.RUNNING or pairing not in self.current or pairing.done:
+            raise TournamentError("not_pending")
+        if ending is Ending.DOUBLE_FORFEIT and self.format is Format.KNOCKOUT:
+            # Somebody has to go through: the better seed (a documented decision).
+            assert pairing.b is not None
+            winner = min(pairing.names, key=self.seed_of)
+        if winner is not None and not pairing.involves(winner):
+            raise TournamentError("not_pending")
+        pairing.winner = None if winner is None else next(n for n in pairing.names if n.lower() == winner.lower())
+        pairing.ending = ending
+        pairing.score = score
+        if self.pending():
+            return []
+        return self._pair_next()
+
+    def seed_of(self, name: str) -> int:
+        for index, seeded in enumerate(self.seeds):
+            if seeded.lower() == name.lower():
+                return index + 1
+        return len(self.seeds) + 1
+
+    def _pair_next(self) -> list[Pairing]:
+        pairings = self._next_pairings()
+        if not pairings:
+            self._finish()
+            return []
+        for pairing in pairings:
+            if pairing.b is None:
+                pairing.winner, pairing.ending = pairing.a, Ending.BYE
+        self.played_rounds.append(pairings)
+        if not self.pending():  # (only byes: cannot happen, but never stall)
+            return [*pairings, *self._pair_next()]
+        return pairings
+
+    def _finish(self) -> None:
+        self.phase = Phase.FINISHED
+        if self.format is Format.KNOCKOUT:
+            final = [p for p in self.played_rounds[-1] if p.bracket is Bracket.MAIN]
+            self.winner = final[0].winner if final else None
+        else:
+            table = self.standings()
+            self.winner = table[0].name if table else None
+
+    def _next_pairings(self) -> list[Pairing]:
+        done = len(self.played_rounds)
+        seeds = self.seeds
+        if self.format is Format.ROUNDROBIN:
+            table = roundrobin.berger_rounds(len(seeds))
+            if done >= len(table):
+                return []
+            return [Pairing(seeds[a - 1], None if b is None else seeds[b - 1]) for a, b in table[done]]
+        if self.format is Format.SWISS:
+            assert self.rounds is not None
+            if done >= self.rounds:
+                return []
+            ranking = [standing.name for standing in self.standings()]
+            played = {frozenset((p.a.lower(), p.b.lower())) for rnd in self.played_rounds for p in rnd
+                      if p.b is not None}
+            byes = {p.a.lower() for rnd in self.played_rounds for p in rnd if p.b is None}
+            points = {s.name.lower(): s.points for s in self.standings()}
+            by_key = {name.lower(): name for name in ranking}
+            pairs, bye = swiss.pair_round([n.lower() for n in ranking], points, played, byes,
+                                          rounds_left=self.rounds - done)
+            pairings = [Pairing(by_key[a], by_key[b]) for a, b in pairs]
+            if bye is not None:
+                pairings.append(Pairing(by_key[bye], None))
+            return pairings
+        return self._next_knockout(done)
+
+    def _next_knockout(self, done: int) -> list[Pairing]:
+        if done == 0:
+            return [Pairing(self.seeds[a - 1], None if b is None else self.seeds[b - 1])
+                    for a, b in knockout.first_round(len(self.seeds))]
+        last = self.played_rounds[-1]
+        main = [p for p in last if p.bracket is Bracket.MAIN]
+        pairings: list[Pairing] = []
+        if len(main) > 1:
+            winners = [p.winner for p in main]
+            pairings += [Pairing(str(winners[i]), str(winners[i + 1])) for i in range(0, len(winners), 2)]
+        if self.consolation:
+            if done == 1:
+                losers = [loser for p in main if (loser := p.loser()) is not None]
+                if len(losers) >= 2:
+                    ordered = sorted(losers, key=self.seed_of)
+                    pairings += [Pairing(ordered[a - 1], None if b is None else ordered[b - 1], Bracket.CONSOLATION)
+                                 for a, b in knockout.first_round(len(ordered))]
+            else:
+                side = [p for p in last if p.bracket is Bracket.CONSOLATION]
+                if len(side) > 1:
+                    winners = [p.winner for p in side]
+                    pairings += [Pairing(str(winners[i]), str(winners[i + 1]), Bracket.CONSOLATION)
+                                 for i in range(0, len(winners), 2)]
+        return pairings
+
+    def consolation_winner(self) -> str | None:
+        if not self.consolation or self.phase is not Phase.FINISHED:
+            return None
+        for rnd in reversed(self.played_rounds):
+            side = [p for p in rnd if p.bracket is Bracket.CONSOLATION]
+            if side:
+                return side[0].winner if len(side) == 1 else None
+        return None
+
+    # ------------------------------------------------------------------ standings
+
+    def standings(self) -> list[Standing]:
+        """Points, then Buchholz (the opponents' points), then the match-point difference,
+        then the seed."""
+        return standings(self.seeds or [e.name for e in self.entrants], self.all_pairings())
+
+    def all_pairings(self) -> Iterable[Pairing]:
+        for rnd in self.played_rounds:
+            yield from rnd
+
+    # ------------------------------------------------------------------ saving
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "format": self.format.value, "length": self.length,
+            "creator": self.creator, "rounds": self.rounds, "consolation": self.consolation,
+            "max": self.max_entrants, "bots": self.bots_allowed, "phase": self.phase.value,
+            "entrants": [[e.name, e.rating] for e in self.entrants], "seeds": list(self.seeds),
+            "played_rounds": [[p.to_dict() for p in rnd] for rnd in self.played_rounds],
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Tournament:
+        try:
+            return cls(
+                name=str(data["name"]), format=Format(data["format"]), length=int(data["length"]),
+                creator=str(data["creator"]),
+                rounds=None if data.get("rounds") is None else int(data["rounds"]),
+                consolation=bool(data.get("consolation", False)),
+                max_entrants=None if data.get("max") is None else int(data["max"]),
+                bots_allowed=bool(data.get("bots", False)), phase=Phase(data["phase"]),
+                entrants=[Entrant(str(n), float(r)) for n, r in data.get("entrants", [])],
+                seeds=[str(s) for s in data.get("seeds", [])],
+                played_rounds=[[Pairing.from_dict(p) for p in rnd] for rnd in data.get("played_rounds", [])],
+                winner=None if data.get("winner") is None else str(data["winner"]),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise ValueError(f"not a saved tournament: {error}") from error
+
+
+def standings(seeds: list[str], pairings: Iterable[Pairing]) -> list[Standing]:
+    """The table of `seeds` (best first) after `pairings` (decided ones count)."""
+    points = {name: 0 for name in seeds}
+    diff = {name: 0 for name in seeds}
+    played = {name: 0 for name in seeds}
+    opponents: dict[str, list[str]] = {name: [] for name in seeds}
+    for pairing in pairings:
+        if not pairing.done:
+            continue
+        if pairing.winner is not None and pairing.winner in points:
+            points[pairing.winner] += 1
+        if pairing.b is None:
+            continue
+        a, b = pairing.a, pairing.b
+        for me, other, mine, theirs in ((a, b, pairing.score[0], pairing.score[1]),
+                                        (b, a, pairing.score[1], pairing.score[0])):
+            if me in points:
+                opponents[me].append(other)
+                diff[me] += mine - theirs
+                played[me] += 1
+    table = [Standing(name, points[name], sum(points.get(o, 0) for o in opponents[name]), diff[name],
+                      played[name], seed) for seed, name in enumerate(seeds, start=1)]
+    table.sort(key=lambda s: (-s.points, -s.buchholz, -s.match_points, s.seed))
+    return table

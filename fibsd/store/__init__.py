@@ -1,0 +1,61 @@
+"""The store: everything fibsd keeps, behind one API, with a backend per database.
+
+Layout:
+
+- `api.py`: the API. A `Protocol` per family (accounts, messages, saved matches and their
+  patches, match records, sanctions, chouettes), `Store` (all of them, plus group commit
+  and lifetime), the record types and the errors. This package's top level re-exports
+  it, and it is all the core (`fibsd.app`) may import of the store (a contract in
+  setup.cfg forbids the backends).
+- `families/`: each family's operations as SQL, written once over a backend's database
+  helper (`families/base.py`), and `Families`, all of them with `run_batch`.
+- `sqlite.py`: the SQLite backend (the default, one file): connections, WAL and fsync,
+  transactions and the batch, migrations.
+- `migrations/`: the schema versions, one list per backend, the same length.
+- `backends.py`: `open_store(location)`, the backend a location names (for the shell and
+  the command line).
+
+Adding a family (say, tournaments):
+1. `api.py`: a `TournamentStore(Protocol)` with its methods and record types, added to
+   `Store`'s bases.
+2. `families/tournaments.py`: `class Tournaments(Family)` with those methods, SQL through
+   `self._write()` / `self._read()`; added to `Families`' bases in `families/__init__.py`.
+3. A migration creating its tables: one entry appended to every backend's list in
+   `migrations/` (same position).
+4. Tests in `tests/app/test_store*.py` style, through the API.
+
+Adding a migration: append it to every backend's list in `migrations/` (never edit or
+reorder one that has shipped); the backend runs it at start.
+"""
+
+from fibsd.store.api import (
+    AccountStore,
+    ChouetteStore,
+    MatchRecordStore,
+    MessageStore,
+    NameTaken,
+    NoSuchAccount,
+    PatchStep,
+    SanctionStore,
+    SavedMatchStore,
+    Store,
+    StoredMessage,
+    StoreError,
+    apply_patch,
+)
+
+__all__ = [
+    "AccountStore",
+    "ChouetteStore",
+    "MatchRecordStore",
+    "MessageStore",
+    "NameTaken",
+    "NoSuchAccount",
+    "PatchStep",
+    "SanctionStore",
+    "SavedMatchStore",
+    "Store",
+    "StoreError",
+    "StoredMessage",
+    "apply_patch",
+]

@@ -1,0 +1,11 @@
+"""The store's schema versions, one list for every backend.
+
+Schema version N is the N-th migration of each backend's list (`sqlite.MIGRATIONS`, and
+the other backends' lists beside it): the same tables, columns and meaning in each
+dialect, so that a database copied from one backend to another is at the same version.
+A test checks that every backend's list has the same length.
+
+Adding a migration: append one entry to EVERY backend's list (same position), never
+edit or reorder one that has shipped. The backend runs the missing ones at start, each in
+its own transaction, and refuses a database newer than it knows.
+"""

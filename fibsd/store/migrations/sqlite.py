@@ -1,0 +1,151 @@
+"""The SQLite schema, one migration per schema version (`fibsd.store.migrations`).
+
+Each is an SQL script (statements split with `sqlite3.complete_statement`) or a function
+taking the connection, run in its own transaction; the version is kept in
+`PRAGMA user_version`. Never edit or reorder a migration that has shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Final, TypeAlias
+
+Migration: TypeAlias = str | Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    # 1: accounts and offline messages.
+    """
+    CREATE TABLE accounts (
+        id              INTEGER PRIMARY KEY,
+        name            TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- unique regardless of case
+        password_hash   TEXT NOT NULL,
+        created_at      REAL NOT NULL,
+        last_login_at   REAL,
+        last_login_host TEXT,
+        last_logout_at  REAL,
+        rating          REAL NOT NULL DEFAULT 1500.0,
+        experience      INTEGER NOT NULL DEFAULT 0,
+        email           TEXT,
+        -- JSON objects: a toggle or variable added later needs no migration, and a
+        -- missing entry reads back as its default.
+        toggles         TEXT NOT NULL DEFAULT '{}',
+        variables       TEXT NOT NULL DEFAULT '{}'
+    );
+    -- AUTOINCREMENT: ids are never reused, so deleting delivered ids after a crash can
+    -- never remove a newer message.
+    CREATE TABLE messages (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        recipient_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        sender       TEXT NOT NULL,
+        sent_at      REAL NOT NULL,
+        text         TEXT NOT NULL
+    );
+    CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
+    """,
+    # 2: the `ratings` list reads accounts by rating.
+    "CREATE INDEX accounts_by_rating ON accounts (rating DESC, name)",
+    # 3: saved matches, one per pair of players (keys: lower-case names, sorted).
+    """
+    CREATE TABLE saved_matches (
+        player_low  TEXT NOT NULL,  -- the smaller of the two name keys
+        player_high TEXT NOT NULL,
+        data        TEXT NOT NULL,  -- JSON: the complete match state
+        saved_at    REAL NOT NULL,
+        PRIMARY KEY (player_low, player_high)
+    );
+    CREATE INDEX saved_matches_by_high ON saved_matches (player_high);
+    """,
+    # 4: match records, one per finished match, kept for `.mat` export.
+    """
+    CREATE TABLE match_records (
+        id          INTEGER PRIMARY KEY,
+        player0     TEXT NOT NULL,  -- names as spelt; player 0 invited player 1
+        player1     TEXT NOT NULL,
+        length      INTEGER,        -- NULL: unlimited
+        score0      INTEGER NOT NULL,
+        score1      INTEGER NOT NULL,
+        winner      INTEGER,        -- 0, 1 or NULL (an unlimited match has no winner)
+        data        TEXT NOT NULL,  -- JSON: Match.to_dict() with every game's history
+        started_at  REAL,
+        finished_at REAL NOT NULL
+    );
+    -- A player's records are looked up by name in any case (`list-matches`, `export`).
+    CREATE INDEX match_records_by_player0 ON match_records (player0 COLLATE NOCASE, id);
+    CREATE INDEX match_records_by_player1 ON match_records (player1 COLLATE NOCASE, id);
+    """,
+    # 5: the operators' sanctions (bans of accounts and addresses, mutes) and the
+    # invitation codes of clubs with `registration = "code"`.
+    """
+    CREATE TABLE sanctions (
+        kind       TEXT NOT NULL,  -- 'ban-account', 'ban-address' or 'mute'
+        target     TEXT NOT NULL,  -- lower-case account name, or an address
+        until      REAL,           -- NULL: until lifted
+        reason     TEXT NOT NULL,
+        imposed_by TEXT NOT NULL,
+        imposed_at REAL NOT NULL,
+        PRIMARY KEY (kind, target)
+    );
+    CREATE TABLE invitation_codes (
+        code       TEXT PRIMARY KEY,
+        created_by TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        used_by    TEXT,
+        used_at    REAL
+    );
+    """,
+    # 6: matches each player dropped and did not come back to (shown by `whois`).
+    """
+    CREATE TABLE drop_counts (
+        name  TEXT PRIMARY KEY COLLATE NOCASE,
+        drops INTEGER NOT NULL
+    );
+    """,
+    # 7: changes to a saved match since its last whole copy, applied in id order when it
+    # is read. A match is saved after every action; rewriting the whole match (every game
+    # so far with its history) each time made the save cost grow with the match.
+    """
+    CREATE TABLE saved_match_patches (
+        id          INTEGER PRIMARY KEY,
+        player_low  TEXT NOT NULL,
+        player_high TEXT NOT NULL,
+        patch       TEXT NOT NULL  -- JSON list of ["update"|"extend", [key, ...], value]
+    );
+    CREATE INDEX saved_match_patches_by_pair
+        ON saved_match_patches (player_low, player_high, id);
+    """,
+    # 8: the finished games of a saved match, each written once when it is saved for the
+    # first time. They were part of the whole copy written at the start of every game, and
+    # that copy (and every change of the row it was in: each patch updates `saved_at`)
+    # grew with the games played: in a long unlimited match the saves came to cost more
+    # than the rest of each command. A match saved by an older release keeps its games
+    # in its whole copy until it is saved again.
+    """
+    CREATE TABLE saved_match_games (
+        player_low  TEXT NOT NULL,
+        player_high TEXT NOT NULL,
+        number      INTEGER NOT NULL,  -- 0 for the first finished game
+        data        TEXT NOT NULL,     -- the game's JSON object (`Game.to_dict`)
+        PRIMARY KEY (player_low, player_high, number)
+    );
+    """,
+    # 9: chouette tables (docs/chouette.md): the whole state of each, saved after every
+    # action like a match; a closed one stays, with its ledger, for `chouette score`.
+    """
+    CREATE TABLE chouettes (
+        id        INTEGER PRIMARY KEY,
+        owner     TEXT NOT NULL COLLATE NOCASE,
+        state     TEXT NOT NULL,  -- JSON: fibsd.app.play.chouette.ChouetteTable.saved_state
+        closed    INTEGER NOT NULL DEFAULT 0,
+        saved_at  REAL NOT NULL
+    );
+    """,
+    # 10: each patch carries its own time. A patch used to set `saved_matches.saved_at`,
+    # and SQLite rewrites a whole row (the game's whole copy, over several pages) to change
+    # one column: a tenth of the committer's work and extra pages in every commit. The
+    # time a saved match was last changed is its latest patch's, else its own. (Patches
+    # written before this have none, and their match's `saved_at` is up to date.)
+    """
+    ALTER TABLE saved_match_patches ADD COLUMN saved_at REAL;
+    """,
+)
