@@ -727,7 +727,7 @@ class Text(enum.Enum):
     YOU_IN_OVERTIME = "** Your reserve is used up: you have {duration} of overtime."
     IN_OVERTIME = "** {name}'s reserve is used up: {duration} of overtime."
     CORRESPONDENCE_HEADER = "Your correspondence matches (opponent, score, to move, time left):"
-    CORRESPONDENCE_ROW = "  {name} {score}-{opponent_score} of {length} {mover} {duration}"
+    CORRESPONDENCE_ROW = "  {name} {score}-{opponent_score} of {match_length} {mover} {duration}"
     CORRESPONDENCE_NONE = "** You have no correspondence matches."
     CORRESPONDENCE_YOUR_MOVE = "** Your move against {name} (correspondence): {duration} left. Type 'correspondence {opponent}' to play."
     NO_CORRESPONDENCE_WITH = "** You have no correspondence match with {name}."

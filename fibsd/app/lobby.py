@@ -75,6 +75,8 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         timer=None if invitation.clock is None else MatchClock(invitation.clock),
     )
     first, second = inviter.name, invitee.name
+    if table.timer is not None and table.timer.control.correspondence:
+        registry.correspondence[pair_key(first, second)] = table
     _abandon_saved_match(registry, inviter, invitee, out)
     out.write(lambda store: store.delete_saved_match(first, second))
     _seat(registry, table, inviter, invitee, out)
@@ -214,6 +216,9 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
         return
     seat = table.seat_of(session)
     assert seat is not None
+    if is_correspondence(table) and how is not Interruption.SHUT_DOWN:
+        _leave_correspondence(registry, table, session, seat, how, out)
+        return
     other = table.seats[1 - seat]
     name = session.name
     match how:
@@ -329,6 +334,7 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     if table.timer is not None:
         table.timer.stop(registry.clock.now())
         table.clock_stint = None
+        registry.correspondence.pop(pair_key(*table.names), None)
     updates: list[tuple[str, float, int]] = []
     winner, loser = won.winner, 1 - won.winner
     score = won.score
@@ -466,3 +472,116 @@ def expire_clock(registry: Registry, table: Table[Session], now: float, out: Out
         score[winner] = max(score[winner], table.match.length)
     finish_match(registry, table, MatchWon(winner, (score[0], score[1])), out)
     return True
+
+
+# ------------------------------------------------------------- correspondence (K7)
+
+
+def pair_key(name: str, other: str) -> tuple[str, str]:
+    low, high = sorted((name.lower(), other.lower()))
+    return low, high
+
+
+def is_correspondence(table: Table[Session]) -> bool:
+    return table.timer is not None and table.timer.control.correspondence
+
+
+def _leave_correspondence(registry: Registry, table: Table[Session], session: Session, seat: int,
+                          how: Interruption, out: Outcome) -> None:
+    """A player gets up from a correspondence match: it stays in progress (not a drop,
+    nothing waits for him); the clock runs for whoever is to move."""
+    other = table.seats[1 - seat]
+    table.seats[seat] = None
+    session.table = None
+    if how is Interruption.LEFT:
+        out.to(session, TextLine.of(Text.CORRESPONDENCE_YOU_LEFT, name=table.names[1 - seat],
+                                    opponent=table.names[1 - seat]))
+    if other is not None:
+        out.to(other, TextLine.of(Text.CORRESPONDENCE_LEFT, name=session.name))
+    table.persist(out)
+    if registry.get(session.name) is session:
+        registry.announce_status(session, out)
+
+
+def correspondence_tables(registry: Registry, name: str) -> list[Table[Session]]:
+    """`name`'s running correspondence matches (those loaded since the server started:
+    every login loads the user's, `load_correspondence`)."""
+    key = name.lower()
+    return [table for pair, table in registry.correspondence.items() if key in pair]
+
+
+def load_correspondence(registry: Registry, session: Session, out: Outcome) -> None:
+    """At login: bring `session`'s saved correspondence matches into play (their clocks
+    ran while the server was down or nobody was there; a deadline that passed ends the
+    match now), and remind him of those where he is to move."""
+    now = registry.clock.now()
+    for _opponent, data in registry.store.saved_matches_of(session.name):
+        clock = data.get("clock")
+        names = data.get("names")
+        if not isinstance(clock, dict) or not isinstance(names, list) or len(names) != 2:
+            continue
+        if not isinstance(clock.get("control"), dict) or clock["control"].get("per_move") is None:
+            continue
+        key = pair_key(str(names[0]), str(names[1]))
+        if key in registry.correspondence:
+            continue
+        try:
+            table = restore_table(registry, data)
+        except ValueError:
+            continue
+        registry.correspondence[key] = table
+        timer = table.timer
+        if timer is not None and timer.running is not None and timer.since < registry.started_at:
+            # The stint spans a restart: nobody could move while the server was down, and
+            # the server cannot tell when it went down: the stint starts again.
+            timer.since = registry.started_at
+            table.persist(out)
+        check_clock(registry, table, out)
+        if key in registry.correspondence:
+            _schedule(registry, table)
+    for table in correspondence_tables(registry, session.name):
+        timer = table.timer
+        if timer is None or timer.running is None:
+            continue
+        seat = table.seat_of_name(session.name)
+        if timer.running == seat:
+            opponent = table.names[1 - seat]
+            out.to(session, TextLine.of(Text.CORRESPONDENCE_YOUR_MOVE, name=opponent, opponent=opponent,
+                                        duration=timing.duration(timer.remaining(seat, now))))
+
+
+def enter_correspondence(registry: Registry, session: Session, name: str, out: Outcome) -> None:
+    """`correspondence NAME`: sit down at the correspondence match with NAME."""
+    table = next((t for t in correspondence_tables(registry, session.name)
+                  if t.names[1 - t.seat_of_name(session.name)].lower().startswith(name.lower())), None)
+    if table is None:
+        out.to(session, TextLine.of(Text.NO_CORRESPONDENCE_WITH, name=name))
+        return
+    if session.table is table:
+        return
+    if session.table is not None or session.chouette is not None:
+        out.to(session, TextLine.of(Text.YOU_ARE_ALREADY_PLAYING))
+        return
+    if check_clock(registry, table, out):
+        return
+    seat = table.seat_of_name(session.name)
+    stop_watching(session, out)
+    session.invitation = None
+    table.seats[seat] = session
+    session.table = table
+    other = table.seats[1 - seat]
+    opponent = table.names[1 - seat]
+    out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
+    if other is not None:
+        out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
+    match = table.match
+    turn = match.game.turn
+    out.lines(session, *resume_synopsis_lines(
+        turn=table.names[turn if turn is not None else 0],
+        match_length=match.length,
+        names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
+    ))
+    out.to(session, boards.board_for(table, session, seat))
+    table.prompt_current(out)
+    registry.announce_status(session, out)
+    conclude(registry, table, out)

@@ -10,7 +10,7 @@ matches); the shell calls it, the registry never does.
 from __future__ import annotations
 
 from fibsd.app import chouettes
-from fibsd.app.lobby import Interruption, interrupt, reseat, stop_watching
+from fibsd.app.lobby import Interruption, interrupt, load_correspondence, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
 from fibsd.app.presentation import WHO_INFO_END, local_time, own_info, who_line
@@ -77,6 +77,7 @@ def log_in(
     registry.announce_arrival(session, own_line + WHO_INFO_END, news=older is None, out=out)
     _finally_here(registry, session, out)
     _back_to_the_board(registry, session, taken_over, out)
+    load_correspondence(registry, session, out)  # (and the reminders, docs/clocks.md)
     chouettes.arrive(registry, session, out)
     return out
 

@@ -51,6 +51,9 @@ class Registry:
         self.roll_counts: RollCounts = collections.Counter()
         self.store = store
         self.clock = clock
+        #: When this server started: a correspondence stint that began before it spans
+        #: the downtime, and starts again from here (docs/clocks.md).
+        self.started_at = clock.now()
         self.hasher = hasher
         motd = load_motd(config.motd_file)
         if config.club_name not in "\n".join(motd):
@@ -71,6 +74,9 @@ class Registry:
         self.chouettes_loaded = False
         #: When running match clocks run out, nearest first (`fibsd.app.lobby.tick_clocks`).
         self.deadlines: Deadlines[Table[Session]] = Deadlines()
+        #: Running correspondence matches by the pair's name keys (sorted), seated or not
+        #: (`fibsd.app.lobby`: they stay in progress across logouts, K7).
+        self.correspondence: dict[tuple[str, str], Table[Session]] = {}
         self.peak_online = 0
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS

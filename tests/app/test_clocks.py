@@ -316,3 +316,91 @@ def test_rated_matches_may_be_required_to_have_a_clock() -> None:
     assert driver.send("alice", "invite bob 3") == [
         "** Rated matches here need a clock: add 'clock' (or 'days N') to your invitation."]
     assert driver.send("alice", "invite bob unlimited") == ["** You invited bob to an unlimited match."]
+
+
+# --- correspondence (K7) ------------------------------------------------------------------
+
+
+def _telnet_trio(*dice: int) -> CoreDriver:
+    driver = CoreDriver(ScriptedDice(dice, coin=0))
+    driver.create("alice", "bob", "carol", ready=True)
+    for name in ("alice", "bob", "carol"):
+        driver.log_in(name, clip=False)
+        driver.send(name, "set boardstyle 3")
+    for name in ("alice", "bob", "carol"):
+        driver.take(name)
+    return driver
+
+
+def test_a_correspondence_match_goes_on_across_logouts_with_reminders_at_login() -> None:
+    driver = _telnet_trio(3, 1, 6, 5)
+    driver.send("alice", "invite bob 3 days 1")
+    driver.send("bob", "join alice")
+    driver.log_out("alice", Departure.LOGGED_OUT)  # alice is to move
+    assert driver.take("bob")[0] == (
+        "** alice left the correspondence match. It goes on: the clock runs for whoever is to move.")
+    assert driver.store.drop_count("alice") == 0
+    driver.clock.advance(0.5 * DAY)
+    driver.log_in("alice", clip=False)
+    assert driver.take("alice")[-1] == (
+        "** Your move against bob (correspondence): 12:00:00 left. Type 'correspondence bob' to play.")
+    assert driver.send("alice", "correspondence") == [
+        "Your correspondence matches (opponent, score, to move, time left):",
+        "  bob 0-0 of 3 alice 12:00:00"]
+    entered = driver.send("alice", "correspondence bob")
+    assert entered[0] == "You are now playing with bob. Your running match was loaded."
+    assert entered[-1] == "Please move 2 pieces."
+    driver.send("alice", "move 8-5 6-5")
+    assert "alice moves 8-5 6-5 ." in driver.take("bob")
+    driver.send("alice", "leave")
+    driver.send("bob", "roll")
+    driver.send("bob", "move 1-7 7-12")  # alice's clock runs while nobody waits for her
+    driver.log_out("bob", Departure.DROPPED)
+    driver.log_out("alice", Departure.LOGGED_OUT)
+    driver.clock.advance(DAY - 1)
+    _tick(driver)
+    assert driver.store.match_records_of("alice") == []
+    driver.clock.advance(1)
+    _tick(driver)  # nobody online: alice loses on time all the same
+    record = driver.store.match_records_of("alice")[0]
+    assert record.winner == 1 and record.score == (0, 3)
+    assert driver.store.saved_match("alice", "bob") is None and driver.registry.correspondence == {}
+
+
+def test_many_correspondence_matches_at_once_and_one_table_at_a_time() -> None:
+    driver = _telnet_trio(3, 1, 3, 1)
+    driver.send("alice", "invite bob 1 days 2")
+    driver.send("bob", "join alice")
+    driver.send("alice", "leave")
+    driver.send("alice", "invite carol 5 days 1")
+    driver.send("carol", "join alice")
+    driver.send("alice", "leave")
+    listing = driver.send("alice", "correspondence")
+    assert listing[1:] == ["  bob 0-0 of 1 alice 2d00:00:00", "  carol 0-0 of 5 alice 1d00:00:00"]
+    driver.send("alice", "correspondence carol")
+    assert driver.send("alice", "correspondence bob") == ["** You are already playing."]
+    driver.send("alice", "leave")
+    assert driver.send("alice", "invite bob 3") == [
+        "** You have a correspondence match with bob: play it with 'correspondence bob'."]
+
+
+def test_a_restart_gives_the_stint_again_and_login_ends_what_ran_out_meanwhile() -> None:
+    driver = _telnet_trio(3, 1)
+    driver.send("alice", "invite bob 1 days 1")
+    driver.send("bob", "join alice")
+    driver.clock.advance(0.9 * DAY)
+    # kill -9, and the server is down for two days: alice could not move meanwhile.
+    driver.clock.advance(2 * DAY)
+    restarted = CoreDriver(ScriptedDice(), store=driver.store, clock=driver.clock)
+    driver.clock.advance(0.5 * DAY)
+    restarted.log_in("bob", clip=False)
+    table = restarted.registry.correspondence[("alice", "bob")]
+    assert table.timer is not None
+    assert table.timer.deadline() == restarted.registry.started_at + DAY
+    # Then nobody logs in while the day runs out: the next login ends the match.
+    driver.clock.advance(0.5 * DAY)
+    again = CoreDriver(ScriptedDice(), store=driver.store, clock=driver.clock)
+    driver.clock.advance(DAY)
+    again.log_in("bob", clip=False)  # this server has run a whole day: alice lost
+    assert driver.store.match_records_of("bob")[0].winner == 1
+    assert driver.store.saved_match("alice", "bob") is None

@@ -127,7 +127,7 @@ def duration(seconds: float) -> str:
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        return f"{days}d {hours}:{minutes:02d}:{secs:02d}"
+        return f"{days}d{hours:02d}:{minutes:02d}:{secs:02d}"
     if hours:
         return f"{hours}:{minutes:02d}:{secs:02d}"
     return f"{minutes}:{secs:02d}"

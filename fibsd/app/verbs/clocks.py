@@ -7,6 +7,7 @@ shows both players' time to a player or a watcher (docs/clocks.md gives both for
 
 from __future__ import annotations
 
+from fibsd.app import lobby
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import timing
 from fibsd.app.play.table import Table
@@ -95,4 +96,23 @@ def clock(registry: Registry, session: Session, out: Outcome) -> None:
 
 def correspondence(registry: Registry, session: Session, command: c.Correspondence, out: Outcome) -> None:
     """`correspondence [NAME]`: list your correspondence matches, or sit down at one."""
-    out.to(session, TextLine.of(Text.CORRESPONDENCE_NONE))
+    if command.name is not None:
+        lobby.enter_correspondence(registry, session, command.name, out)
+        return
+    tables = lobby.correspondence_tables(registry, session.name)
+    if not tables:
+        out.to(session, TextLine.of(Text.CORRESPONDENCE_NONE))
+        return
+    now = registry.clock.now()
+    out.to(session, TextLine.of(Text.CORRESPONDENCE_HEADER))
+    for table in tables:
+        seat = table.seat_of_name(session.name)
+        timer = table.timer
+        assert timer is not None
+        running = timer.running
+        out.to(session, TextLine.of(
+            Text.CORRESPONDENCE_ROW, name=table.names[1 - seat], score=table.match.score[seat],
+            opponent_score=table.match.score[1 - seat], match_length=table.length_phrase,
+            mover="-" if running is None else table.names[running],
+            duration=timing.duration(timer.remaining(running if running is not None else seat, now)),
+        ))

@@ -73,6 +73,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if target is session:
         out.to(session, TextLine.of(Text.INVITE_SELF))
         return
+    if lobby.pair_key(session.name, target.name) in registry.correspondence:
+        out.to(session, TextLine.of(Text.CORRESPONDENCE_USE_IT, name=target.name, opponent=target.name))
+        return
     if not session.account.toggles.ready:
         # Inviting always turns your own ready flag on (§5.2), silently but for the 5/6.
         session.set_toggle("ready", True, out)
