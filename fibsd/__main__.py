@@ -5,6 +5,9 @@ Reads the configuration (command-line values override the file), opens the store
 the database on first start), and runs the server until SIGINT/SIGTERM. A bad setting stops
 start-up with a one-line error naming it and exit status 2.
 
+Moving to PostgreSQL: `fibsd migrate-store --from sqlite:PATH --to postgresql://...`
+copies a whole database and checks it (docs/operations.md).
+
 Match records: `fibsd list-matches [--config FILE] [--db PATH] NAME` lists NAME's recent
 finished matches; `fibsd export-match [--config FILE] [--db PATH] ID [-o FILE]` writes one
 as a Jellyfish `.mat` file (for GNU Backgammon's `import mat`). An unknown id or a missing
@@ -39,20 +42,24 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="listen address (overrides the configuration)")
     serve.add_argument("--port", help="listen port (overrides the configuration)")
     serve.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    serve.add_argument("--store", help="store URL: postgresql://... or sqlite:PATH (overrides the configuration)")
     serve.add_argument("--web-port", help="web (HTTP/WebSocket) port (overrides the configuration)")
     listing = commands.add_parser("list-matches", help="list a player's recent finished matches")
     listing.add_argument("--config", type=Path, help="TOML configuration file")
     listing.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    listing.add_argument("--store", help="store URL: postgresql://... or sqlite:PATH (overrides the configuration)")
     listing.add_argument("--limit", type=int, default=20, help="how many (default 20)")
     listing.add_argument("name", metavar="NAME", help="the player")
     export = commands.add_parser("export-match", help="write a finished match as a .mat file")
     export.add_argument("--config", type=Path, help="TOML configuration file")
     export.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    export.add_argument("--store", help="store URL: postgresql://... or sqlite:PATH (overrides the configuration)")
     export.add_argument("id", metavar="ID", type=int, help="the match record's id (list-matches)")
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     adduser = commands.add_parser("adduser", help="create an account (closed clubs)")
     adduser.add_argument("--config", type=Path, help="TOML configuration file")
     adduser.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    adduser.add_argument("--store", help="store URL: postgresql://... or sqlite:PATH (overrides the configuration)")
     adduser.add_argument(
         "--password-stdin", action="store_true",
         help="read the password from the first line of standard input instead of asking",
@@ -61,15 +68,24 @@ def _parser() -> argparse.ArgumentParser:
     codes = commands.add_parser("invitecode", help="make invitation codes (registration by code)")
     codes.add_argument("--config", type=Path, help="TOML configuration file")
     codes.add_argument("--db", help="SQLite database path (overrides the configuration)")
+    codes.add_argument("--store", help="store URL: postgresql://... or sqlite:PATH (overrides the configuration)")
     codes.add_argument("count", metavar="COUNT", type=int, nargs="?", default=1, help="how many (1..100)")
+    migrate = commands.add_parser(
+        "migrate-store", help="copy a whole SQLite database into an empty PostgreSQL one, and check it")
+    migrate.add_argument("--from", dest="source", required=True, metavar="sqlite:PATH",
+                         help="the SQLite database (stop fibsd first)")
+    migrate.add_argument("--to", dest="target", required=True, metavar="postgresql://...",
+                         help="the PostgreSQL database (empty, or created by fibsd and empty)")
+    migrate.add_argument("--sample", type=int, default=50,
+                         help="rows of each table compared after the copy (default 50)")
     return parser
 
 
 def load_config(config_path: Path | None, *, host: str | None, port: str | None, db: str | None,
-                web_port: str | None = None) -> Config:
+                web_port: str | None = None, store: str | None = None) -> Config:
     """The effective configuration; raises ConfigError naming a bad setting."""
     config = Config.from_toml(config_path) if config_path is not None else Config.default()
-    return config.with_overrides(host=host, port=port, db_path=db, web_port=web_port)
+    return config.with_overrides(host=host, port=port, db_path=db, web_port=web_port, store=store)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,13 +100,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _adduser(args)
     if args.command == "invitecode":
         return _invitecode(args)
+    if args.command == "migrate-store":
+        return _migrate_store(args)
     raise AssertionError(args.command)  # argparse guarantees a known command
 
 
 def _serve(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config, host=args.host, port=args.port, db=args.db,
-                             web_port=args.web_port)
+                             web_port=args.web_port, store=args.store)
     except ConfigError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return 2
@@ -105,7 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
     from fibsd.store.backends import open_store
 
     try:
-        store = open_store(config.db_path)
+        store = open_store(config.store_location, pool_size=config.store_pool_size)
     except StoreError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return 2
@@ -201,15 +219,15 @@ def _open_store(args: argparse.Namespace, *, must_exist: bool = False) -> tuple[
     from fibsd.store.backends import open_store
 
     try:
-        config = load_config(args.config, host=None, port=None, db=args.db)
+        config = load_config(args.config, host=None, port=None, db=args.db, store=args.store)
     except ConfigError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return None
-    if must_exist and not Path(config.db_path).is_file():
+    if must_exist and not config.store and not Path(config.db_path).is_file():
         print(f"fibsd: no database at {config.db_path}", file=sys.stderr)
         return None
     try:
-        return config, open_store(config.db_path)
+        return config, open_store(config.store_location, pool_size=config.store_pool_size)
     except StoreError as error:
         print(f"fibsd: {error}", file=sys.stderr)
         return None
@@ -269,6 +287,30 @@ def _invitecode(args: argparse.Namespace) -> int:
     with opened[1] as store:
         store.add_invitation_codes(codes, by="(command line)", at=time.time())
     print("\n".join(codes))
+    return 0
+
+
+def _migrate_store(args: argparse.Namespace) -> int:
+    """Copy a club's SQLite database into PostgreSQL (fibsd.store.copy), checked."""
+    from fibsd.store import StoreError
+    from fibsd.store.backends import is_postgresql
+    from fibsd.store.copy import copy_sqlite_to_postgresql
+
+    source, target = str(args.source), str(args.target)
+    if is_postgresql(source) or not is_postgresql(target):
+        print("fibsd: migrate-store copies --from sqlite:PATH --to postgresql://...", file=sys.stderr)
+        return 2
+    try:
+        report = copy_sqlite_to_postgresql(
+            source.removeprefix("sqlite:"), target, sample=max(args.sample, 1),
+            progress=lambda line: print(f"fibsd: copied {line}", file=sys.stderr),
+        )
+    except StoreError as error:
+        print(f"fibsd: {error}", file=sys.stderr)
+        return 1
+    total = sum(report.rows.values())
+    print(f"copied {total} rows of {len(report.rows)} tables; counts equal; "
+          f"{report.sampled} sampled rows equal")
     return 0
 
 

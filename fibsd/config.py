@@ -11,7 +11,7 @@ the server builds one `Config` at start-up and passes it down.
 TOML layout (every table and key optional; unknown tables and keys are errors, because a
 typo must not silently leave a default in force):
 
-    [server]     host, port, db_path, motd_file, club_name, log_level
+    [server]     host, port, db_path, store, store_pool_size, motd_file, club_name, log_level
     [limits]     idle_timeout_seconds, login_timeout_seconds, max_line_bytes,
                  max_output_lines, max_login_failures
     [passwords]  password_hash_scheme, argon2_time_cost, argon2_memory_cost_kib,
@@ -48,7 +48,8 @@ LOG_LEVELS: Final[tuple[LogLevel, ...]] = ("DEBUG", "INFO", "WARNING", "ERROR", 
 
 # Which TOML table each setting lives in; the order here is the order of conf/fibsd.toml.
 TABLES: Final[Mapping[str, tuple[str, ...]]] = {
-    "server": ("host", "port", "db_path", "motd_file", "club_name", "log_level"),
+    "server": ("host", "port", "db_path", "store", "store_pool_size", "motd_file", "club_name",
+               "log_level"),
     "limits": (
         "idle_timeout_seconds",
         "login_timeout_seconds",
@@ -179,12 +180,23 @@ def _host(value: object) -> str:
     return value
 
 
+def _store(setting: str, value: object) -> str:
+    # "" (the SQLite file db_path), "sqlite:PATH" or a PostgreSQL URL.
+    if not isinstance(value, str) or not (
+        value == "" or value.startswith(("sqlite:", "postgresql://", "postgres://"))
+    ):
+        raise _fail(setting, 'must be "", "sqlite:PATH" or "postgresql://..."', value)
+    return value
+
+
 def _validate(config: Config) -> None:
     """Check every field; the first bad one raises. Called by attrs after __init__, so a
     Config that exists is valid however it was built (default, TOML, overrides, evolve)."""
     _host(config.host)
     _int_in("port", config.port, 0, 65535)
     _path("db_path", config.db_path)
+    _store("store", config.store)
+    _int_in("store_pool_size", config.store_pool_size, 2, 1000)
     _path("motd_file", config.motd_file)
     _text("club_name", config.club_name, MAX_CLUB_NAME_CHARS)
     _one_of("log_level", config.log_level, LOG_LEVELS)
@@ -301,6 +313,11 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 4321
     db_path: Path = attrs.field(default=Path("var/fibsd.db"), converter=_to_path)
+    #: Where the store is: "" for the SQLite file `db_path`, or "postgresql://..." (or
+    #: "sqlite:PATH"); see docs/operations.md.
+    store: str = ""
+    #: The most connections a PostgreSQL store opens at once.
+    store_pool_size: int = 4
     motd_file: Path = attrs.field(default=Path("conf/motd.txt"), converter=_to_path)
     club_name: str = "fibsd"
     log_level: LogLevel = attrs.field(default="INFO", converter=_to_upper)
@@ -422,6 +439,7 @@ class Config:
         port: int | str | None = None,
         db_path: str | Path | None = None,
         web_port: int | str | None = None,
+        store: str | None = None,
     ) -> Config:
         """A copy with the command-line values that were given (None = not given).
 
@@ -437,11 +455,19 @@ class Config:
             changes["port"] = port
         if db_path is not None:
             changes["db_path"] = db_path
+            changes.setdefault("store", "")  # --db names the SQLite file to use
+        if store is not None:
+            changes["store"] = store
         if web_port is not None:
             if isinstance(web_port, str):
                 web_port = int(web_port) if web_port.isascii() and web_port.isdigit() else web_port
             changes["web_port"] = web_port
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]  # validated
+
+    @property
+    def store_location(self) -> str:
+        """The store to open (`fibsd.store.backends.open_store`): `store`, else `db_path`."""
+        return self.store or str(self.db_path)
 
     def password_hasher(self) -> PasswordHasher:
         """The hasher the server uses: the `[passwords]` scheme and cost.

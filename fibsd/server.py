@@ -40,8 +40,8 @@ from itertools import chain
 
 import trio
 
-from fibsd.app import chouettes, dispatch, presence, presentation
-from fibsd.app.outcome import ClipBytes, Outcome, Recipient, Write
+from fibsd.app import dispatch, presence, presentation, timers
+from fibsd.app.outcome import ClipBytes, Job, Outcome, Recipient, Write
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.clock import Clock, SystemClock
@@ -118,8 +118,8 @@ class Server:
             limit=config.new_accounts_per_address_per_hour, window_seconds=3600.0
         )
         self.shutting_down = False
-        #: Whether the chouettes' clock runs (`_ensure_chouette_ticker`).
-        self._chouette_ticker = False
+        #: Whether the core's ticker runs (`_ensure_ticker`).
+        self._ticker_running = False
         # Issue 16: the optional web listener (HTTP + WebSocket, and its TLS twin when
         # TLS is on); WebSocket connections come back through `_handle_stream`.
         self.web_listeners: list[trio.SocketListener] = []
@@ -156,7 +156,7 @@ class Server:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
                     await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
-                    self._ensure_chouette_ticker()  # (saved tables are loaded now)
+                    self._ensure_ticker()  # (saved tables are loaded now)
                     if self._tls_context is not None:  # TLS beside the plain listener
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:
@@ -410,38 +410,48 @@ class Server:
             ticket.on_delivered = delivered.set
             await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
-        if outcome.off_loop is not None:
-            result = await trio.to_thread.run_sync(outcome.off_loop.work)
-            await self._apply(outcome.off_loop.then(result), issuer=issuer)
-        self._ensure_chouette_ticker()
+        for job in outcome.jobs:
+            if job.holds_prompt:  # the issuer's next command waits for it
+                result = await trio.to_thread.run_sync(job.work)
+                await self._apply(job.then(result), issuer=issuer)
+            elif self._nursery is not None:
+                self._nursery.start_soon(self._run_background, job)
+        self._ensure_ticker()
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
 
-    #: How often the chouettes' deadlines are checked (answer time, grace periods).
-    CHOUETTE_TICK_SECONDS = 1.0
-
-    def _ensure_chouette_ticker(self) -> None:
-        """Run the chouettes' clock while any table is open (and only then: a server
-        without chouettes has no periodic task)."""
-        if not self._chouette_ticker and self._nursery is not None and chouettes.tables(self.registry):
-            self._chouette_ticker = True
-            self._nursery.start_soon(self._tick_chouettes)
-
-    async def _tick_chouettes(self) -> None:
-        """The core has no timers: once a second it decides what the chouettes' absent
-        and silent players did not (docs/chouette.md)."""
+    async def _run_background(self, job: Job[object]) -> None:
+        """A background job: its work in a worker thread (abandoned at shutdown), then its
+        follow-up applied like any outcome, from nobody in particular."""
         try:
-            while self.registry.chouettes:
-                await trio.sleep(self.CHOUETTE_TICK_SECONDS)
+            result = await trio.to_thread.run_sync(job.work, abandon_on_cancel=True)
+            await self._apply(job.then(result), issuer=None)
+        except Exception:  # one failed job must not stop the server
+            log.exception("background job %s failed", job.name)
+
+    def _ensure_ticker(self) -> None:
+        """Run the core's ticker while anything is timed (and only then: a server with
+        nothing timed has no periodic task)."""
+        if not self._ticker_running and self._nursery is not None \
+                and timers.next_tick_in(self.registry) is not None:
+            self._ticker_running = True
+            self._nursery.start_soon(self._run_ticker)
+
+    async def _run_ticker(self) -> None:
+        """The core has no timers: this one task calls the core's `tick` as often as the
+        core asks (`fibsd.app.timers`), for every timed feature at once."""
+        try:
+            while (delay := timers.next_tick_in(self.registry)) is not None:
+                await trio.sleep(delay)
                 try:
-                    outcome = chouettes.tick(self.registry)
-                    if outcome.deliveries or outcome.writes:
+                    outcome = timers.tick(self.registry, self.clock.now())
+                    if outcome.deliveries or outcome.writes or outcome.jobs:
                         await self._apply(outcome, issuer=None)
                 except Exception:  # one bad table must not stop the server (or the others)
-                    log.exception("chouette tick failed")
+                    log.exception("tick failed")
         finally:
-            self._chouette_ticker = False
+            self._ticker_running = False
 
     def _settle_departures(self, outcome: Outcome) -> None:
         """The departures of a committed `outcome` join the others of this pass; an
@@ -553,8 +563,8 @@ class Server:
         """Queue `outcome`'s lines, prompts and closes for its recipients (only for those
         `wanted` accepts, if given: the others' part waits in `_order`). Called by
         `_order` only, so that nothing overtakes lines queued before it."""
-        # The issuer's prompt waits for the follow-up when work continues off the loop.
-        issuer_prompt = issuer if outcome.off_loop is None else None
+        # The issuer's prompt waits for the follow-up when a job holds it.
+        issuer_prompt = None if outcome.holds_prompt else issuer
         if wanted is not None and issuer_prompt is not None and not wanted(issuer_prompt):
             issuer_prompt = None
         touched: dict[Session, None] = {}

@@ -6,8 +6,9 @@ so a restart or a kill -9 resumes every table), seats users and lets them go, st
 closes tables, reattaches a returning player (`arrive`) and notes a departing one
 (`depart`, for `fibsd.app.presence`), and drives the engine's clock: `tick` applies the
 answer time, the reattach grace period and the box's absence limit (docs/chouette.md).
-The core has no timers: the shell calls `tick` every second, and every chouette command
-of a table's users checks its deadlines first (`tick_table`).
+The core has no timers: the core's one tick (`fibsd.app.timers`), which the shell runs
+every second, calls `tick`, and every chouette command of a table's users checks its
+deadlines first (`tick_table`).
 """
 
 from __future__ import annotations
@@ -214,14 +215,15 @@ def depart(registry: Registry, session: Session, out: Outcome) -> None:
 # ------------------------------------------------------------------ time
 
 
-def tick_table(registry: Registry, table: ChouetteTable[Session], out: Outcome) -> None:
-    table.tick(registry.clock.now(), registry.config.reconnect_grace_seconds, out)
+def tick_table(registry: Registry, table: ChouetteTable[Session], out: Outcome,
+               now: float | None = None) -> None:
+    table.tick(registry.clock.now() if now is None else now, registry.config.reconnect_grace_seconds, out)
     settle(registry, table, out)
 
 
-def tick(registry: Registry) -> Outcome:
-    """The shell's periodic call: every table's deadlines."""
+def tick(registry: Registry, now: float | None = None) -> Outcome:
+    """Every table's deadlines (`fibsd.app.timers.tick`, the core's one tick, calls it)."""
     out = Outcome()
     for table in list(tables(registry).values()):
-        tick_table(registry, table, out)
+        tick_table(registry, table, out, now)
     return out

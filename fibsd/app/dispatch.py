@@ -3,7 +3,8 @@
 The top rung of the synchronous core: the command rate limit, parsing with the codec,
 `!!`, the `match` over every command type (ending in `assert_never`, so the type checker
 finds a forgotten verb), the away reminder, and the idle timeout's notice. The trio shell
-calls `handle` and `timed_out`; everything below is reached from here.
+calls `handle` and `timed_out`; everything below is reached from here, and what the
+command finished is handed on to `fibsd.app.aftermath` on the way out.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import assert_never
 
+from fibsd.app import aftermath
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -28,8 +30,13 @@ def handle(registry: Registry, session: Session, line: str, *, monotonic: float 
     """Handle one command line typed by `session`'s user.
 
     `monotonic` is the shell's clock for rate limits (trio's, which tests can run
-    instantly); without it the registry's clock serves.
+    instantly); without it the registry's clock serves. The matches the command finished
+    are handed on (`fibsd.app.aftermath`).
     """
+    return aftermath.hand_on(registry, _handle(registry, session, line, monotonic))
+
+
+def _handle(registry: Registry, session: Session, line: str, monotonic: float | None) -> Outcome:
     now = registry.clock.now()
     session.last_input_at = now
     out = Outcome()

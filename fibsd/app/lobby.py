@@ -16,14 +16,14 @@ from typing import Any
 
 import attrs
 
-from fibsd.app.outcome import Outcome
+from fibsd.app.outcome import Ending, MatchFinished, Outcome
 from fibsd.app.play import boards, timing
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.dice import SeededDice
 from fibsd.ratings import rating_calculation_block, rating_change
-from fibsd.rules import Match, MatchOptions, MatchWon
+from fibsd.rules import Match, MatchOptions, MatchWon, WinKind
 from fibsd.rules.timecontrol import Expiry, MatchClock
 from fibsd.store.api import Store
 from protocol.messages import TextLine
@@ -325,11 +325,16 @@ def claim(registry: Registry, session: Session, out: Outcome) -> None:
     score = list(table.match.score)
     if table.match.length is not None:
         score[seat] = table.match.length  # the dropper forfeits the match
-    finish_match(registry, table, MatchWon(seat, (score[0], score[1])), out)
+    finish_match(registry, table, MatchWon(seat, (score[0], score[1])), out, ending=Ending.CLAIMED)
 
 
-def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: Outcome) -> None:
-    """The match is over: rating block, result lines, reports, ratings, record (§6.9)."""
+def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: Outcome,
+                 *, ending: Ending) -> None:
+    """The match is over: rating block, result lines, reports, ratings, record (§6.9).
+
+    The outcome's `finished` gets the match as data (`MatchFinished`), which the top rungs
+    hand on (`fibsd.app.aftermath`): what acts on a match's end above the lobby hears of
+    it there, never through a call from here."""
     match = table.match
     if table.timer is not None:
         table.timer.stop(registry.clock.now())
@@ -375,10 +380,15 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
         state["dice"] = {"commitment": table.dice.commitment, "seed": table.dice.seed_hex,
                          "coin": table.first_o_seat}
     names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
+    finished = MatchFinished(
+        players=names, winner=winner, score=score, length=length, started_at=started_at,
+        finished_at=finished_at, rated=bool(updates), ending=ending,
+    )
+    out.finished.append(finished)
 
     def record(store: Store) -> None:
         # One transaction: the record and both new ratings are stored together or not at all.
-        store.record_match(
+        finished.record.id = store.record_match(
             players=names, match_data=state, length=length, score=score, winner=winner,
             started_at=started_at, finished_at=finished_at, ratings=updates,
             saved_games_before=stored,
@@ -401,9 +411,18 @@ def conclude(registry: Registry, table: Table[Session], out: Outcome) -> None:
     won = table.match_won
     if won is not None:
         table.match_won = None
-        finish_match(registry, table, won, out)
+        how, table.match_won_how = table.match_won_how, None
+        ending = Ending.BORNE_OFF if how is None else _ENDINGS[how]
+        finish_match(registry, table, won, out, ending=ending)
         return
     _schedule(registry, table)
+
+
+_ENDINGS = {
+    WinKind.BORNE_OFF: Ending.BORNE_OFF,
+    WinKind.DOUBLE_PASSED: Ending.DOUBLE_PASSED,
+    WinKind.RESIGNED: Ending.RESIGNED,
+}
 
 
 # ------------------------------------------------------------------ match clocks
@@ -470,7 +489,7 @@ def expire_clock(registry: Registry, table: Table[Session], now: float, out: Out
     score = list(table.match.score)
     if table.match.length is not None:
         score[winner] = max(score[winner], table.match.length)
-    finish_match(registry, table, MatchWon(winner, (score[0], score[1])), out)
+    finish_match(registry, table, MatchWon(winner, (score[0], score[1])), out, ending=Ending.TIME)
     return True
 
 

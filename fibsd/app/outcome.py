@@ -1,4 +1,5 @@
-"""What handling one command produced, as data: lines for recipients, writes, closes.
+"""What handling one command produced, as data: lines for recipients, writes, closes,
+the matches it finished and the jobs it leaves to run elsewhere.
 
 The bottom rung of the application core (`fibsd.app`), which never touches sockets, threads
 or the disk: every handler returns an `Outcome`; the trio shell first commits the outcome's writes to the store (in a
@@ -9,8 +10,9 @@ are delivered.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -54,13 +56,99 @@ class ClipBytes:
 Write = Callable[["Store"], None]
 
 
-@attrs.frozen
-class OffLoop:
-    """Blocking work (password hashing) to run in a worker thread; `then` continues with
-    its result back on the event loop and returns what to deliver."""
+T = TypeVar("T")
 
-    work: Callable[[], object]
-    then: Callable[[object], Outcome]
+
+@attrs.frozen
+class Job(Generic[T]):
+    """Work that must not run on the event loop, and what to do with its result.
+
+    `work` runs in a worker thread (the shell) or inline (the test driver); `then` runs
+    back in the core with its result and returns what that produced, applied like any
+    outcome. A job that `holds_prompt` (password hashing) keeps the issuer waiting: its
+    command loop reads nothing more and its prompt comes after `then`'s lines. A
+    background job (`holds_prompt=False`: engine analysis, a slow read) runs beside
+    everything else; the issuer gets the prompt at once, and `then`'s lines arrive later
+    like anyone else's (from nobody: `then`'s outcome has no issuer)."""
+
+    work: Callable[[], T]
+    then: Callable[[T], Outcome]
+    holds_prompt: bool
+    #: What the job is, for the log when it fails.
+    name: str = "job"
+
+    @classmethod
+    def holding_prompt(cls, work: Callable[[], T], then: Callable[[T], Outcome],
+                       *, name: str = "job") -> Job[T]:
+        return cls(work, then, holds_prompt=True, name=name)
+
+    @classmethod
+    def background(cls, work: Callable[[], T], then: Callable[[T], Outcome],
+                   *, name: str = "job") -> Job[T]:
+        return cls(work, then, holds_prompt=False, name=name)
+
+    def followed_by(self, after: Callable[[Outcome], Outcome]) -> Job[T]:
+        """This job with `after` applied to what its `then` returns."""
+        then = self.then
+        return attrs.evolve(self, then=lambda result: after(then(result)))
+
+
+class Ending(enum.Enum):
+    """How a match ended."""
+
+    #: The last game was played out (borne off).
+    BORNE_OFF = enum.auto()
+    #: The last game ended with a refused double.
+    DOUBLE_PASSED = enum.auto()
+    #: The last game ended with an accepted resignation.
+    RESIGNED = enum.auto()
+    #: A player's time ran out (match clocks).
+    TIME = enum.auto()
+    #: The opponent dropped and did not come back in time; the match was claimed.
+    CLAIMED = enum.auto()
+
+
+@attrs.define
+class RecordSlot:
+    """The id of a finished match's record, known once its write is committed."""
+
+    id: int | None = None
+
+
+@attrs.frozen
+class MatchFinished:
+    """One match that ended, as data for whoever acts on a match's end (tournaments,
+    the analysis queue): `fibsd.app.lobby.finish_match` appends one to the outcome, and
+    the top rungs hand it on through `fibsd.app.aftermath`."""
+
+    #: The players' names, seat 0 (the inviter) first.
+    players: tuple[str, str]
+    #: The winner's seat (0 or 1).
+    winner: int
+    #: The final score, seat 0 first.
+    score: tuple[int, int]
+    #: The match length (None: an unlimited match).
+    length: int | None
+    started_at: float
+    finished_at: float
+    #: Whether the players' ratings changed (a match to a length between two accounts).
+    rated: bool
+    ending: Ending
+    #: The match record's id: None until the record's write is committed (jobs, which
+    #: run after the commit, see it).
+    record: RecordSlot = attrs.field(factory=RecordSlot, eq=False)
+
+    @property
+    def winner_name(self) -> str:
+        return self.players[self.winner]
+
+    @property
+    def loser_name(self) -> str:
+        return self.players[1 - self.winner]
+
+    @property
+    def record_id(self) -> int | None:
+        return self.record.id
 
 
 @attrs.define
@@ -75,8 +163,12 @@ class Outcome:
     writes_after_delivery: list[Write] = attrs.field(factory=list)
     #: Sessions to disconnect after delivery, with the reason for the log.
     closes: list[tuple[Recipient, str]] = attrs.field(factory=list)
-    #: At most one job to run off the event loop after this outcome was applied.
-    off_loop: OffLoop | None = None
+    #: Jobs to run off the event loop once this outcome's writes are committed and its
+    #: lines delivered (`Job`): the ones that hold the issuer's prompt in order, before
+    #: the issuer's next command; background ones beside everything else.
+    jobs: list[Job[Any]] = attrs.field(factory=list)
+    #: The matches this outcome finished, for `fibsd.app.aftermath` to hand on.
+    finished: list[MatchFinished] = attrs.field(factory=list)
     #: An administrator asked for a shutdown after this many seconds (with a countdown).
     shutdown_in_seconds: int | None = None
     #: Logout notices (CLIP 8) for everyone with `notify` on. Once this outcome's writes
@@ -118,11 +210,22 @@ class Outcome:
     def close(self, recipient: Recipient, reason: str) -> None:
         self.closes.append((recipient, reason))
 
+    def run(self, job: Job[Any]) -> None:
+        """Run `job` off the event loop after this outcome (see `jobs`)."""
+        self.jobs.append(job)
+
+    @property
+    def holds_prompt(self) -> bool:
+        """Whether the issuer's prompt waits for a job's follow-up."""
+        return any(job.holds_prompt for job in self.jobs)
+
     def extend(self, other: Outcome) -> None:
         self.deliveries.extend(other.deliveries)
         self.writes.extend(other.writes)
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
         self.departures.extend(other.departures)
+        self.jobs.extend(other.jobs)
+        self.finished.extend(other.finished)
         if other.shutdown_in_seconds is not None:
             self.shutdown_in_seconds = other.shutdown_in_seconds

@@ -4,12 +4,13 @@ Presence is the one place where "a user arrived" becomes a greeting, a who list,
 messages delivered and a dropped match taken up again, and where "a user left" becomes
 "their match is saved or waits for them, their watchers are told". It builds on the
 registry (who is online, the fan-out) and the lobby (interrupting and reseating
-matches); the shell calls it, the registry never does.
+matches); the shell calls it, the registry never does. What an arrival or a departure
+finished is handed on to `fibsd.app.aftermath`, like a command's.
 """
 
 from __future__ import annotations
 
-from fibsd.app import chouettes
+from fibsd.app import aftermath, chouettes
 from fibsd.app.lobby import Interruption, interrupt, load_correspondence, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
@@ -79,7 +80,7 @@ def log_in(
     _back_to_the_board(registry, session, taken_over, out)
     load_correspondence(registry, session, out)  # (and the reminders, docs/clocks.md)
     chouettes.arrive(registry, session, out)
-    return out
+    return aftermath.hand_on(registry, out)  # (a match resumed at once may have ended)
 
 
 def _back_to_the_board(registry: Registry, session: Session, taken_over: Table[Session] | None,
@@ -183,7 +184,7 @@ def log_out(registry: Registry, session: Session, how: Departure) -> Outcome:
     notice = _logout_notice(session.name, how)
     if notice is not None:
         out.departures.append(notice)
-    return out
+    return aftermath.hand_on(registry, out)
 
 
 def shut_down(registry: Registry) -> Outcome:
@@ -198,7 +199,7 @@ def shut_down(registry: Registry) -> Outcome:
         out.write(_record_logout(session.name, now))
         out.close(session, "server shutting down")
     registry.clear()
-    return out
+    return aftermath.hand_on(registry, out)
 
 
 def leave_everything(registry: Registry, session: Session, how: Departure, out: Outcome) -> None:

@@ -6,15 +6,23 @@ are committed first (in one batch, as the group commit does; a write that fails 
 test), then every delivery is rendered for its recipient and appended to that user's
 inbox. Tests read what each user was told with `take(name)`: "client line in, server
 lines out", the transcript style of python-chess's `MockTransport`.
+
+Time and background work are driven by hand too: `tick()` runs the core's one tick
+(`fibsd.app.timers`) at the manual clock's time, and `run_jobs()` runs the background jobs
+that outcomes left (at once after each outcome, unless `hold_jobs` is set: then they wait
+for `run_jobs()`, so a transcript sees what happens before and after one finishes). Every
+`MatchFinished` that an applied outcome carried is kept in `finished`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from fibsd.accounts import Account
-from fibsd.app import dispatch, presence, presentation
-from fibsd.app.outcome import Outcome
+from fibsd.app import dispatch, presence, presentation, timers
+from fibsd.app.outcome import Job, MatchFinished, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.clock import ManualClock
@@ -46,6 +54,12 @@ class CoreDriver:
         #: Deliveries rendered so far, and the lines of the last one.
         self.deliveries = 0
         self.last_lines: list[str] = []
+        #: Background jobs wait for `run_jobs()` instead of running after their outcome.
+        self.hold_jobs = False
+        #: Background jobs not run yet (only while `hold_jobs`).
+        self.pending_jobs: list[Job[Any]] = []
+        #: Every match finished by an outcome applied so far, in order.
+        self.finished: list[MatchFinished] = []
 
     # --- accounts and logins ------------------------------------------------------------
 
@@ -102,11 +116,30 @@ class CoreDriver:
         lines, self.inbox[name] = self.inbox[name], []
         return lines
 
+    # --- time and background work ---------------------------------------------------------
+
+    def tick(self, advance: float = 0.0) -> None:
+        """The shell's ticker: move the clock on by `advance` seconds, then run the
+        core's tick at that time and apply what it produced."""
+        self.clock.advance(advance)
+        self.apply(timers.tick(self.registry, self.clock.now()))
+
+    def run_jobs(self) -> int:
+        """Run the background jobs waiting (and those their follow-ups leave), in order,
+        each one's follow-up applied as the shell applies it; how many ran."""
+        ran = 0
+        while self.pending_jobs:
+            job = self.pending_jobs.pop(0)
+            self.apply(job.then(job.work()))
+            ran += 1
+        return ran
+
     def apply(self, outcome: Outcome) -> None:
         """As the shell (`Server._apply`): commit (one batch; any failed write fails), the
         pending logout announcements in the shell's order, the deliveries, the writes
-        after delivery, the off-loop job, the closes; then what the shell's next
-        scheduler pass sends (the logout notices gathered meanwhile)."""
+        after delivery, the jobs that hold the prompt, the closes; then what the shell's
+        next scheduler pass sends (the logout notices gathered meanwhile), and the
+        background jobs (unless `hold_jobs`)."""
         errors = self.store.run_batch(outcome.writes)
         failed = [error for error in errors if error is not None]
         assert not failed, f"a write failed: {failed!r}"
@@ -117,12 +150,18 @@ class CoreDriver:
         self._deliver(outcome)
         for write in outcome.writes_after_delivery:
             write(self.store)
-        if outcome.off_loop is not None:
-            self.apply(outcome.off_loop.then(outcome.off_loop.work()))
+        self.finished.extend(outcome.finished)
+        background = [job for job in outcome.jobs if not job.holds_prompt]
+        for job in outcome.jobs:
+            if job.holds_prompt:
+                self.apply(job.then(job.work()))
         for recipient, _reason in outcome.closes:
             assert isinstance(recipient, Session)
             self.apply(presence.log_out(self.registry, recipient, Departure.DROPPED))
         self._announce()  # the next scheduler pass
+        self.pending_jobs.extend(background)
+        if not self.hold_jobs:
+            self.run_jobs()
 
     def _announce(self) -> None:
         if self.registry.departures_pending:

@@ -1,7 +1,7 @@
 """Match clocks through the core (docs/clocks.md): transcripts with a manual clock.
 
 Every test moves time by hand (`driver.clock.advance`) and runs the core's clock tick
-(`lobby.tick_clocks`) as the shell's ticker would: days of correspondence take
+(`fibsd.app.timers.tick`, which runs `lobby.tick_clocks`) as the shell's ticker would: days of correspondence take
 milliseconds.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from fibsd.app import lobby
+from fibsd.app import timers
 from fibsd.app.play.table import Table
 from fibsd.app.session import Departure, Session
 from fibsd.dice import ScriptedDice
@@ -19,7 +19,7 @@ DAY = 86400.0
 
 
 def _tick(driver: CoreDriver) -> None:
-    driver.apply(lobby.tick_clocks(driver.registry, driver.clock.now()))
+    driver.tick()  # the shell's ticker: the core's one tick, at the driver's time
 
 
 def _driver(*dice: int, **settings: object) -> CoreDriver:
@@ -404,3 +404,14 @@ def test_a_restart_gives_the_stint_again_and_login_ends_what_ran_out_meanwhile()
     again.log_in("bob", clip=False)  # this server has run a whole day: alice lost
     assert driver.store.match_records_of("bob")[0].winner == 1
     assert driver.store.saved_match("alice", "bob") is None
+
+
+def test_the_ticker_is_wanted_only_while_a_clock_runs_and_not_before_its_deadline() -> None:
+    driver = _driver(3, 1)
+    assert timers.next_tick_in(driver.registry) is None
+    _start(driver, "invite bob 1 clock 0 0.5")
+    assert timers.next_tick_in(driver.registry) == 0.5
+    driver.clock.advance(0.6)
+    _tick(driver)
+    assert driver.sessions["alice"].table is None
+    assert timers.next_tick_in(driver.registry) is None

@@ -14,6 +14,7 @@ from fibsd.rules import GameResult, Match, MatchOptions
 from fibsd.store import NoSuchAccount
 from fibsd.store.sqlite import SCHEMA_VERSION
 from fibsd.store.sqlite import SQLiteStore as Store
+from tests.conftest import StoreBackend
 
 
 def _finished_one_point_match() -> Match:
@@ -33,16 +34,15 @@ def _record(store: Store, players: tuple[str, str], at: float) -> int:
     )
 
 
-def test_a_record_round_trips_and_survives_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
+def test_a_record_round_trips_and_survives_reopening(backend: StoreBackend) -> None:
     match = _finished_one_point_match()
-    with Store.open(path) as store:
+    with backend.open() as store:
         assert store.schema_version() == SCHEMA_VERSION >= 4
         record_id = store.record_match(
             players=("Alice", "bob"), match_data=match.to_dict(), length=1,
             score=match.score, winner=0, started_at=100.0, finished_at=160.0,
         )
-    with Store.open(path) as store:
+    with backend.open() as store:
         record = store.match_record(record_id)
     assert record == MatchRecord(
         id=record_id, players=("Alice", "bob"), length=1, score=(1, 0), winner=0,
@@ -52,15 +52,15 @@ def test_a_record_round_trips_and_survives_reopening(tmp_path: Path) -> None:
     assert Match.from_dict(dict(record.data)) == match
 
 
-def test_unknown_id_is_none(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "db.sqlite") as store:
+def test_unknown_id_is_none(backend: StoreBackend) -> None:
+    with backend.open() as store:
         assert store.match_record(1) is None
         assert store.match_record(-5) is None
 
 
-def test_unlimited_match_has_no_length_and_no_winner(tmp_path: Path) -> None:
+def test_unlimited_match_has_no_length_and_no_winner(backend: StoreBackend) -> None:
     match = Match(MatchOptions(length=None))
-    with Store.open(tmp_path / "db.sqlite") as store:
+    with backend.open() as store:
         record_id = store.record_match(
             players=("a", "b"), match_data=match.to_dict(), length=None, score=(0, 0),
             winner=None, started_at=None, finished_at=5.0,
@@ -70,8 +70,8 @@ def test_unlimited_match_has_no_length_and_no_winner(tmp_path: Path) -> None:
     assert (record.length, record.winner, record.started_at) == (None, None, None)
 
 
-def test_bad_winner_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "db.sqlite") as store:
+def test_bad_winner_is_refused_and_nothing_is_written(backend: StoreBackend) -> None:
+    with backend.open() as store:
         with pytest.raises(ValueError):
             store.record_match(
                 players=("a", "b"), match_data={}, length=1, score=(1, 0), winner=2,
@@ -80,8 +80,8 @@ def test_bad_winner_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
         assert store.match_records_of("a") == []
 
 
-def test_records_of_a_player_newest_first_in_any_case_with_limit(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "db.sqlite") as store:
+def test_records_of_a_player_newest_first_in_any_case_with_limit(backend: StoreBackend) -> None:
+    with backend.open() as store:
         first = _record(store, ("Alice", "bob"), 1000.0)
         _record(store, ("carol", "dave"), 1001.0)
         second = _record(store, ("Bob", "ALICE"), 1002.0)
@@ -129,9 +129,9 @@ def test_player_lookup_uses_the_indexes(tmp_path: Path) -> None:
     assert "match_records_by_player0" in details and "match_records_by_player1" in details
 
 
-def test_record_and_ratings_are_stored_together_or_not_at_all(tmp_path: Path) -> None:
+def test_record_and_ratings_are_stored_together_or_not_at_all(backend: StoreBackend) -> None:
     match = _finished_one_point_match()
-    with Store.open(tmp_path / "db.sqlite") as store:
+    with backend.open() as store:
         store.create_account(Account.new("Alice", "h", 0.0))
         store.create_account(Account.new("bob", "h", 0.0))
         record_id = store.record_match(

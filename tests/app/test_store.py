@@ -27,13 +27,15 @@ from fibsd.store import sqlite as store_module
 from fibsd.store.sqlite import SCHEMA_VERSION
 from fibsd.store.sqlite import SQLiteStore as Store
 from protocol.vocabulary import SortWho
+from tests.conftest import StoreBackend
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def store() -> Iterator[Store]:
-    with Store(":memory:") as opened:
+def store(backend: StoreBackend) -> Iterator[Store]:
+    """A store on each backend in turn (tests/conftest.py)."""
+    with backend.open() as opened:
         yield opened
 
 
@@ -267,8 +269,8 @@ def test_a_damaged_file_is_refused(tmp_path: Path) -> None:
         Store(path)
 
 
-def test_threads_can_share_one_store(tmp_path: Path) -> None:
-    with Store(tmp_path / "fibsd.db") as store:
+def test_threads_can_share_one_store(backend: StoreBackend) -> None:
+    with backend.open() as store:
         store.create_account(alice())
 
         def send(sender: str) -> None:
@@ -293,8 +295,8 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from fibsd.accounts import Account
-    from fibsd.store.sqlite import SQLiteStore as Store
-    store = Store(sys.argv[1])
+    from fibsd.store.backends import open_store
+    store = open_store(sys.argv[1])
     store.create_account(Account.new("Alice", "h", created_at=1.0))
     store.create_account(Account.new("Bob", "h", created_at=1.0))
     store.add_message("alice", "Bob", 2.0, "acknowledged")
@@ -306,8 +308,8 @@ WRITER = textwrap.dedent(
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_acknowledged_writes_survive_kill_9(tmp_path: Path) -> None:
-    path = tmp_path / "fibsd.db"
+def test_acknowledged_writes_survive_kill_9(backend: StoreBackend) -> None:
+    path = backend.location
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True, env=env
@@ -322,12 +324,13 @@ def test_acknowledged_writes_survive_kill_9(tmp_path: Path) -> None:
         if writer.stdout is not None:
             writer.stdout.close()
     assert writer.returncode == -signal.SIGKILL
-    with Store(path) as store:
+    with backend.open() as store:
         assert [m.text for m in store.pending_messages("ALICE")] == ["acknowledged"]
         bob = store.get_account("bob")
         assert bob is not None and (bob.rating, bob.experience) == (1502.5, 1)
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    if not backend.is_postgresql:
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
 
 
 def test_unopenable_path_is_a_store_error(tmp_path: Path) -> None:

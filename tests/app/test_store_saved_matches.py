@@ -9,11 +9,11 @@ import pytest
 from fibsd.accounts import Account
 from fibsd.store import apply_patch
 from fibsd.store.sqlite import SQLiteStore as Store
+from tests.conftest import StoreBackend
 
 
-def test_saved_match_round_trip_in_either_order(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
-    with Store.open(path) as store:
+def test_saved_match_round_trip_in_either_order(backend: StoreBackend) -> None:
+    with backend.open() as store:
         store.create_account(Account.new("Alice", "h", 0.0))
         assert store.saved_match("alice", "bob") is None
         store.save_match("Alice", "bob", {"score": [1, 2]}, 10.0)
@@ -21,15 +21,15 @@ def test_saved_match_round_trip_in_either_order(tmp_path: Path) -> None:
         store.save_match("bob", "alice", {"score": [2, 2]}, 11.0)  # replaces
         assert store.saved_matches_of("ALICE") == [("bob", {"score": [2, 2]})]
         assert store.saved_matches_of("bob") == [("alice", {"score": [2, 2]})]
-    with Store.open(path) as store:  # durable across reopen
+    with backend.open() as store:  # durable across reopen
         assert store.saved_match("alice", "bob") == {"score": [2, 2]}
         store.delete_saved_match("bob", "alice")
         assert store.saved_match("alice", "bob") is None
         assert store.saved_matches_of("alice") == []
 
 
-def test_ratings_list_ranks_experienced_players_only(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "db.sqlite") as store:
+def test_ratings_list_ranks_experienced_players_only(backend: StoreBackend) -> None:
+    with backend.open() as store:
         for name, rating, experience in [("a", 1600.0, 100), ("b", 1700.0, 51), ("c", 1800.0, 50), ("d", 1600.0, 60)]:
             store.create_account(Account.new(name, "h", 0.0))
             store.update_rating(name, rating, experience)
@@ -40,9 +40,8 @@ def test_ratings_list_ranks_experienced_players_only(tmp_path: Path) -> None:
         assert store.rating_rank("nobody") is None
 
 
-def test_patches_change_the_saved_match_until_it_is_saved_whole_again(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
-    with Store.open(path) as store:
+def test_patches_change_the_saved_match_until_it_is_saved_whole_again(backend: StoreBackend) -> None:
+    with backend.open() as store:
         base = {"format": 1, "match": {"score": [0, 0], "game": {"turn": 0, "history": [{"e": 1}]}}}
         store.save_match("alice", "bob", base, 1.0)
         store.patch_saved_match("bob", "alice", [
@@ -53,7 +52,7 @@ def test_patches_change_the_saved_match_until_it_is_saved_whole_again(tmp_path: 
         store.patch_saved_match("alice", "bob", [("extend", ("match", "game", "history"), [{"e": 3}])], 3.0)
     expected = {"format": 1, "opening_done": True,
                 "match": {"score": [0, 0], "game": {"turn": 1, "history": [{"e": 1}, {"e": 2}, {"e": 3}]}}}
-    with Store.open(path) as store:  # patches are as durable as the whole copy
+    with backend.open() as store:  # patches are as durable as the whole copy
         assert store.saved_match("alice", "bob") == expected
         assert store.saved_matches_of("bob") == [("alice", expected)]
         store.save_match("alice", "bob", {"format": 1, "match": {"score": [1, 0]}}, 4.0)
@@ -64,10 +63,10 @@ def test_patches_change_the_saved_match_until_it_is_saved_whole_again(tmp_path: 
         assert store.saved_match("alice", "bob") == {"fresh": True}  # old patches are gone
 
 
-def test_saved_matches_are_listed_by_their_latest_change_whole_or_patched(tmp_path: Path) -> None:
+def test_saved_matches_are_listed_by_their_latest_change_whole_or_patched(backend: StoreBackend) -> None:
     # A patch no longer rewrites its match's row (migration 10): the listing order must
     # still follow the time of each match's latest change.
-    with Store.open(tmp_path / "db.sqlite") as store:
+    with backend.open() as store:
         store.save_match("alice", "bob", {"with": "bob"}, 1.0)
         store.save_match("alice", "carol", {"with": "carol"}, 2.0)
         store.save_match("alice", "dave", {"with": "dave"}, 3.0)
@@ -82,8 +81,8 @@ def test_saved_matches_are_listed_by_their_latest_change_whole_or_patched(tmp_pa
         assert store.saved_matches_of("bob") == [("alice", {"with": "bob", "x": 3})]
 
 
-def test_a_patch_needs_a_saved_match_and_a_damaged_patch_reads_as_unreadable(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "db.sqlite") as store:
+def test_a_patch_needs_a_saved_match_and_a_damaged_patch_reads_as_unreadable(backend: StoreBackend) -> None:
+    with backend.open() as store:
         with pytest.raises(ValueError, match="no saved match"):
             store.patch_saved_match("alice", "bob", [("update", (), {"x": 1})], 1.0)
         assert store.saved_match("alice", "bob") is None
@@ -104,7 +103,7 @@ def test_apply_patch_refuses_malformed_steps() -> None:
         apply_patch(data, [("update", ("missing",), {})])
 
 
-def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(tmp_path: Path) -> None:
+def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(backend: StoreBackend) -> None:
     # Issue 17: the whole copy written at the start of each game held every finished game,
     # so in a long unlimited match each save (and each patch, which rewrote that row)
     # grew with the games played. Each finished game is now stored once, apart.
@@ -117,7 +116,7 @@ def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(tmp_pat
     games = match.to_dict()["finished_games"]
     assert len(games) == 12
     row_sizes = []
-    with Store.open(tmp_path / "db.sqlite") as store:
+    with backend.open() as store:
         for count in range(len(games) + 1):
             # What a table saves at the start of game `count + 1`: the games finished
             # since its previous whole copy (one), and the small state.
@@ -144,7 +143,7 @@ def test_finished_games_are_stored_once_and_the_whole_copy_does_not_grow(tmp_pat
     assert restored.finished_count == 7 and restored.finished_games[0].to_dict() == games[5]
 
 
-def test_forgotten_games_leave_memory_and_come_back_in_the_record(tmp_path: Path) -> None:
+def test_forgotten_games_leave_memory_and_come_back_in_the_record(backend: StoreBackend) -> None:
     # Issue 17: a server keeps only the last finished game of a match in memory (each is
     # in the saved match); the match record still gets every game, for the .mat export.
     import random
@@ -156,7 +155,7 @@ def test_forgotten_games_leave_memory_and_come_back_in_the_record(tmp_path: Path
     match = play_match(random.Random(4), MatchOptions(length=None), max_games=9)
     whole = match.to_dict()
     scores = [score_before(match, game) for game in match.finished_games]
-    with Store.open(tmp_path / "db.sqlite") as store:
+    with backend.open() as store:
         store.save_match("alice", "bob", {"match": match.to_dict()}, 1.0)
         match.forget_finished(keep=1)
         assert len(match.finished_games) == 1  # what stays in memory: the last game only

@@ -148,3 +148,38 @@ async def test_an_operators_shutdown_counts_down_and_stops(
     assert notices[0] == "*** ATTENTION ! FIBS will shut down in 300 seconds"
     assert notices[-1] == "*** ATTENTION ! FIBS will shut down in 0 seconds"
     assert 300 <= trio.current_time() - start < 310
+
+
+async def test_a_background_job_runs_beside_the_users_commands(
+    memory_server: MemoryServer, mock_clock: trio.testing.MockClock
+) -> None:
+    """`Outcome.jobs`: a background job's work runs in a worker thread while its issuer
+    goes on typing; its follow-up reaches him when it finishes. (The outcome is handed
+    to the shell directly: no command issues a background job yet.)"""
+    import threading
+
+    from fibsd.app.outcome import Job, Outcome
+
+    client = await _register_and_log_in(memory_server, "patient")
+    session = memory_server.server.registry.get("patient")
+    assert session is not None
+    release = threading.Event()
+
+    def work() -> str:
+        release.wait(timeout=30)  # (a worker thread: the event loop runs on meanwhile)
+        return "the analysis is ready"
+
+    def then(result: str) -> Outcome:
+        follow = Outcome()
+        follow.lines(session, result)
+        return follow
+
+    out = Outcome()
+    out.lines(session, "analysing")
+    out.run(Job.background(work, then, name="test"))
+    await memory_server.server._apply(out, issuer=None)
+    assert "analysing" in await client.read_until("analysing", timeout=60)
+    await client.send("toggle")  # the job does not hold the prompt: commands go on
+    await client.expect_prompt("> ", timeout=60)
+    release.set()
+    assert "the analysis is ready" in await client.read_until("the analysis is ready", timeout=60)

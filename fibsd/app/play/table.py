@@ -148,6 +148,8 @@ class Table(Generic[O]):
         self._saved_match_state: dict[str, Any] | None = None
         #: Set when a game ended the match; `fibsd.app.lobby.conclude` finishes it.
         self.match_won: MatchWon | None = None
+        #: How the game that won the match ended (set with `match_won`).
+        self.match_won_how: WinKind | None = None
 
     # ----------------------------------------------------------------- seats
 
@@ -631,6 +633,7 @@ class Table(Generic[O]):
             # The lobby concludes the match once the action that won it has returned
             # (`fibsd.app.lobby.conclude`): a table never calls up.
             self.match_won = match_won
+            self.match_won_how = won.how
             return
         score = self.match.score
         for seat, player in self._players():

@@ -9,7 +9,7 @@ import ipaddress
 import logging
 
 from fibsd.accounts import Account, new_invitation_codes, password_problem
-from fibsd.app.outcome import OffLoop, Outcome
+from fibsd.app.outcome import Job, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.store.api import NameTaken, Store
@@ -146,15 +146,14 @@ def _adduser(registry: Registry, session: Session, name: str, password: str, out
         return
     hasher, created_at = registry.hasher, registry.clock.now()
 
-    def work() -> object:
+    def work() -> str:
         return hasher.hash(password)
 
-    def then(result: object) -> Outcome:
+    def then(result: str) -> Outcome:
         follow = Outcome()
-        assert isinstance(result, str)
         account = Account.new(name, result, created_at)
         follow.write(lambda store: _create(store, account))
         follow.to(session, TextLine.of(Text.ADDUSER_DONE, name=name))
         return follow
 
-    out.off_loop = OffLoop(work=work, then=then)
+    out.run(Job.holding_prompt(work, then, name="adduser"))

@@ -13,7 +13,7 @@ from fibsd.accounts import (
     password_problem,
     timezone_is_valid,
 )
-from fibsd.app.outcome import OffLoop, Outcome
+from fibsd.app.outcome import Job, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from protocol import commands as c
@@ -124,14 +124,14 @@ def password(registry: Registry, session: Session, command: c.Password, out: Out
     stored_hash = session.account.password_hash
     old, new = command.old, command.new
 
-    def work() -> object:
+    def work() -> str | None:
         if not hasher.verify(old, stored_hash):
             return None
         return hasher.hash(new)
 
-    def then(result: object) -> Outcome:
+    def then(result: str | None) -> Outcome:
         follow = Outcome()
-        if not isinstance(result, str):
+        if result is None:
             follow.to(session, TextLine.of(Text.OLD_PASSWORD_WRONG))
             return follow
         session.account = attrs.evolve(session.account, password_hash=result)
@@ -140,4 +140,4 @@ def password(registry: Registry, session: Session, command: c.Password, out: Out
         follow.to(session, TextLine.of(Text.PASSWORD_CHANGED))
         return follow
 
-    out.off_loop = OffLoop(work=work, then=then)
+    out.run(Job.holding_prompt(work, then, name="password"))

@@ -3,8 +3,14 @@
 A family is a class of methods (one per operation of its `fibsd.store.api` protocol) that
 runs its SQL through `self._write()` (one transaction, or a savepoint of the batch's
 transaction inside `run_batch`) and `self._read(sql, parameters)` (rows that can be
-indexed by column name and by position). The backend (`fibsd.store.sqlite`) supplies the
-`Database` these go through.
+indexed by column name and by position). The backend (`fibsd.store.sqlite`,
+`fibsd.store.postgresql`) supplies the `Database` these go through.
+
+The SQL is written once for every backend, in the dialect they share: `?` parameters
+(the PostgreSQL backend turns them into `%s`), `RETURNING id` for a new row's id (never
+`lastrowid`), `COLLATE NOCASE` for names in any case (PostgreSQL has a collation called
+`nocase`, created by its first migration), `instr(a, b)` (PostgreSQL gets the function
+too), no `%` in a statement.
 """
 
 from __future__ import annotations
@@ -20,8 +26,6 @@ class Cursor(Protocol):
 
     @property
     def rowcount(self) -> int: ...
-    @property
-    def lastrowid(self) -> int | None: ...
     def fetchone(self) -> Any: ...
     def fetchall(self) -> list[Any]: ...
 

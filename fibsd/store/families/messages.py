@@ -18,11 +18,11 @@ class Messages(Family):
             if row is None:
                 raise NoSuchAccount(recipient)
             cursor = db.execute(
-                "INSERT INTO messages (recipient_id, sender, sent_at, text) VALUES (?,?,?,?)",
+                "INSERT INTO messages (recipient_id, sender, sent_at, text) VALUES (?,?,?,?)"
+                " RETURNING id",
                 (row["id"], sender, sent_at, text),
             )
-            message_id = cursor.lastrowid
-            assert message_id is not None
+            message_id: int = cursor.fetchone()[0]
             return message_id
 
     def pending_messages(self, recipient: str) -> list[StoredMessage]:

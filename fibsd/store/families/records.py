@@ -81,13 +81,12 @@ class MatchRecords(Family):
                 if cursor.rowcount != 1:
                     raise NoSuchAccount(name)
             cursor = db.execute(
-                f"INSERT INTO match_records ({_RECORD_COLUMNS})"
-                " VALUES (NULL,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO match_records ({_RECORD_COLUMNS.removeprefix('id, ')})"
+                " VALUES (?,?,?,?,?,?,?,?,?) RETURNING id",
                 (players[0], players[1], length, score[0], score[1], winner, text,
                  started_at, finished_at),
             )
-            record_id = cursor.lastrowid
-            assert record_id is not None
+            record_id: int = cursor.fetchone()[0]
             return record_id
 
     def match_record(self, record_id: int) -> MatchRecord | None:

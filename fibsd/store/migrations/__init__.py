@@ -9,3 +9,13 @@ Adding a migration: append one entry to EVERY backend's list (same position), ne
 edit or reorder one that has shipped. The backend runs the missing ones at start, each in
 its own transaction, and refuses a database newer than it knows.
 """
+
+
+def check_lengths() -> None:
+    """Every backend's list has one entry per schema version (a StoreError if not)."""
+    from fibsd.store.api import StoreError
+    from fibsd.store.migrations import postgresql, sqlite
+
+    lengths = {"sqlite": len(sqlite.MIGRATIONS), "postgresql": len(postgresql.MIGRATIONS)}
+    if len(set(lengths.values())) != 1:
+        raise StoreError(f"the backends' migration lists differ in length: {lengths}")

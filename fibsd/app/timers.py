@@ -1,0 +1,43 @@
+"""Time, for the whole core: the one `tick` the shell runs while anything is timed.
+
+The core has no timers of its own. The shell asks `next_tick_in` how soon it wants a
+`tick` (None: nothing is timed, no periodic task runs), and runs one ticker task that
+calls `tick(registry, now)` and applies the outcome like a command's. `tick` composes
+every feature's deadlines: the chouettes' answer time, grace periods and absence limits
+today; match clocks and tournament deadlines plug in below, beside them. A feature's own
+commands may check its deadlines too (`chouettes.tick_table`), so a deadline holds
+between two ticks as well.
+"""
+
+from __future__ import annotations
+
+from fibsd.app import aftermath, chouettes, lobby
+from fibsd.app.outcome import Outcome
+from fibsd.app.registry import Registry
+
+#: How often the chouettes' deadlines are checked (answer time, grace periods).
+CHOUETTE_TICK_SECONDS = 1.0
+#: The longest the ticker sleeps while a match clock runs: a clock started meanwhile
+#: with a nearer deadline is then seen within this (deadlines hold to the second).
+CLOCK_TICK_SECONDS = 1.0
+
+
+def next_tick_in(registry: Registry) -> float | None:
+    """Seconds until the core wants its next `tick`; None while nothing is timed."""
+    wanted: list[float] = []
+    if chouettes.tables(registry):  # (loads the saved tables the first time)
+        wanted.append(CHOUETTE_TICK_SECONDS)
+    nearest = registry.deadlines.nearest()  # match clocks: the top of their heap only
+    if nearest is not None:
+        wanted.append(min(CLOCK_TICK_SECONDS, max(0.0, nearest - registry.clock.now())))
+    # Tournament deadlines: their own "how soon" here.
+    return min(wanted, default=None)
+
+
+def tick(registry: Registry, now: float) -> Outcome:
+    """Everything whose time came by `now`, in one outcome."""
+    out = Outcome()
+    out.extend(chouettes.tick(registry, now))
+    out.extend(lobby.tick_clocks(registry, now))
+    # Match clocks and tournament deadlines: their own tick here, each adding to `out`.
+    return aftermath.hand_on(registry, out)
