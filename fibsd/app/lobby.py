@@ -263,6 +263,10 @@ def _suspend(registry: Registry, table: Table[Session], seat: int, out: Outcome)
     table.seats[seat] = None
     table.dropped = (seat, registry.clock.now())
     registry.suspended[dropper.key] = table
+    if table.timer is not None and table.timer.running == 1 - seat:
+        # The one still here may not act while the other is away: his clock waits (K8
+        # runs only the dropper's).
+        timing.pause(table, registry.clock.now())
     table.persist(out)
 
 
@@ -286,6 +290,9 @@ def reseat(registry: Registry, table: Table[Session], session: Session, out: Out
     registry.suspended.pop(session.key, None)
     table.seats[seat] = session
     session.table = table
+    if table.clock_paused:
+        table.clock_paused = False  # (the next save starts the waiting player's clock)
+        table.persist(out)
     other = table.seats[1 - seat]
     other_name = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))

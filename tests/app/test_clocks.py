@@ -168,6 +168,21 @@ def test_the_dropper_who_comes_back_in_time_finds_his_clock_still_running() -> N
     assert table.timer is not None and table.timer.remaining(0, driver.clock.now()) == 72
 
 
+def test_the_player_left_waiting_for_a_dropper_loses_no_time() -> None:
+    driver = _driver(3, 1, limits__reconnect_grace_seconds=300)
+    table = _start(driver, "invite bob 3 clock 12 100")
+    driver.clock.advance(5)
+    driver.send("alice", "move 8-5 6-5")  # bob is to roll (or double)
+    timer = table.timer
+    assert timer is not None and timer.running == 1
+    driver.log_out("alice", Departure.DROPPED)  # bob may not act while alice is away
+    driver.clock.advance(200)
+    _tick(driver)
+    assert driver.sessions["bob"].table is table and timer.running is None
+    driver.log_in("alice")
+    assert timer.running == 1 and timer.since == driver.clock.now() and timer.reserves == [300, 300]
+
+
 def test_a_saved_match_keeps_both_reserves_and_resumes_with_them() -> None:
     driver = _driver(3, 1)
     _start(driver, "invite bob 3 clock 12 100")
