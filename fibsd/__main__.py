@@ -3,7 +3,9 @@
 
 Reads the configuration (command-line values override the file), opens the store (creating
 the database on first start), and runs the server until SIGINT/SIGTERM. A bad setting stops
-start-up with a one-line error naming it and exit status 2.
+start-up with a one-line error naming it and exit status 2; a port that cannot be opened
+(another program listens there) with a one-line error naming the listener (game, TLS, web,
+web TLS) and its port, and exit status 1.
 
 Moving to PostgreSQL: `fibsd migrate-store --from sqlite:PATH --to postgresql://...`
 copies a whole database and checks it (docs/operations.md).
@@ -22,7 +24,7 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import trio
 
@@ -31,6 +33,9 @@ from fibsd.config import Config, ConfigError
 
 if TYPE_CHECKING:
     from fibsd.store import Store
+
+
+E = TypeVar("E", bound=BaseException)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -118,7 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     # Imported here so that `fibsd --help` and config errors stay fast and quiet.
-    from fibsd.server import Server, run_until_signalled
+    from fibsd.server import ListenError, Server, run_until_signalled
     from fibsd.store import StoreError
     from fibsd.store.backends import open_store
 
@@ -136,12 +141,30 @@ def _serve(args: argparse.Namespace) -> int:
     _tune_garbage_collector()
     try:
         trio.run(run_until_signalled, server)
-    except OSError as error:
-        print(f"fibsd: cannot listen on {config.host}:{config.port}: {error}", file=sys.stderr)
+    except BaseExceptionGroup as group:  # trio's nurseries wrap what their tasks raised
+        busy = _first(group, ListenError)
+        if busy is None:
+            raise
+        print(f"fibsd: {busy}", file=sys.stderr)
+        return 1
+    except ListenError as busy:
+        print(f"fibsd: {busy}", file=sys.stderr)
         return 1
     finally:
         store.close()
     return 0
+
+
+def _first(group: BaseExceptionGroup[BaseException], kind: type[E]) -> E | None:
+    """The first exception of `kind` in `group`, however deeply nested."""
+    for error in group.exceptions:
+        if isinstance(error, kind):
+            return error
+        if isinstance(error, BaseExceptionGroup):
+            found = _first(error, kind)
+            if found is not None:
+                return found
+    return None
 
 
 #: Allocations between young collections (CPython's default is 700), and how many young

@@ -36,6 +36,7 @@ import math
 import signal
 import ssl
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import chain
 
 import trio
@@ -143,7 +144,8 @@ class Server:
         `listeners` replaces the plain TCP listeners (tests serve in-memory streams this
         way, under trio's mock clock); every connection then takes the same path."""
         if listeners is None:
-            self.listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
+            with _naming_the_port(GAME_PORT, self.config.host, self.config.port):
+                self.listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
             for listener in self.listeners:
                 sockname = listener.socket.getsockname()
                 log.info("listening on %s:%s", sockname[0], sockname[1])
@@ -176,9 +178,10 @@ class Server:
     async def _serve_tls(self, nursery: trio.Nursery, context: ssl.SSLContext) -> None:
         """Open the TLS listeners and serve them like the plain ones; the handshake
         happens lazily on the connection's first read or write, inside its own task."""
-        self.tls_listeners = await trio.open_ssl_over_tcp_listeners(
-            self.config.tls_port, context, host=self.config.host
-        )
+        with _naming_the_port(TLS_PORT, self.config.host, self.config.tls_port):
+            self.tls_listeners = await trio.open_ssl_over_tcp_listeners(
+                self.config.tls_port, context, host=self.config.host
+            )
         for listener in self.tls_listeners:
             if isinstance(transport := listener.transport_listener, trio.SocketListener):
                 sockname = transport.socket.getsockname()
@@ -187,15 +190,17 @@ class Server:
 
     async def _serve_web(self, nursery: trio.Nursery, web: WebListener) -> None:
         """Open the web listener (and its TLS twin when TLS is on)."""
-        self.web_listeners = await trio.open_tcp_listeners(self.config.web_port, host=self.config.host)
+        with _naming_the_port(WEB_PORT, self.config.host, self.config.web_port):
+            self.web_listeners = await trio.open_tcp_listeners(self.config.web_port, host=self.config.host)
         for listener in self.web_listeners:
             sockname = listener.socket.getsockname()
             log.info("listening for HTTP/WebSocket on %s:%s", sockname[0], sockname[1])
         await nursery.start(trio.serve_listeners, web.handle, self.web_listeners)
         if self._tls_context is not None:
-            self.web_tls_listeners = await trio.open_ssl_over_tcp_listeners(
-                self.config.web_tls_port, self._tls_context, host=self.config.host
-            )
+            with _naming_the_port(WEB_TLS_PORT, self.config.host, self.config.web_tls_port):
+                self.web_tls_listeners = await trio.open_ssl_over_tcp_listeners(
+                    self.config.web_tls_port, self._tls_context, host=self.config.host
+                )
             for tls_listener in self.web_tls_listeners:
                 if isinstance(transport := tls_listener.transport_listener, trio.SocketListener):
                     sockname = transport.socket.getsockname()
@@ -650,6 +655,32 @@ def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Session]:
         () if issuer is None else (issuer,),
     )
     return everyone  # type: ignore[return-value]  # (the shell's recipients are sessions)
+
+
+#: The listeners, as a start-up error names them (with the settings that choose the port).
+GAME_PORT = "the game port: [server] port, --port"
+TLS_PORT = "the TLS port: [tls] tls_port"
+WEB_PORT = "the web port: [web] web_port, --web-port"
+WEB_TLS_PORT = "the web TLS port: [web] web_tls_port"
+
+
+class ListenError(Exception):
+    """A listener could not open its port (another program listens there, say): which
+    listener and port, and why, in one line (issue 20 §6)."""
+
+    def __init__(self, listener: str, host: str, port: int, error: OSError) -> None:
+        self.listener = listener
+        self.port = port
+        self.error = error
+        super().__init__(f"cannot listen on {host}:{port} ({listener}): {error.strerror or error}")
+
+
+@contextmanager
+def _naming_the_port(listener: str, host: str, port: int) -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        raise ListenError(listener, host, port, error) from error
 
 
 class _PendingWrites:

@@ -76,12 +76,19 @@ class LineReader:
     After that the reader refuses input (`ProtocolError`) until the caller either gives
     up on the connection or calls `discard_line`, which skips to the end of the over-long
     line and carries on with the rest of the input.
+
+    The server reads commands, whose outer spaces mean nothing: it trims them (the
+    default). A client reads the server's lines with `keep_spaces=True`: their leading
+    spaces are part of FIBS's output (`show saved` rows are `  bob ...`, ` *bob ...`,
+    `**bob ...`; `whois` details are indented), so only control characters go.
     """
 
-    def __init__(self, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+    def __init__(self, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, *,
+                 keep_spaces: bool = False) -> None:
         if max_line_bytes < 1:
             raise ValueError("max_line_bytes must be positive")
         self.max_line_bytes = max_line_bytes
+        self.keep_spaces = keep_spaces
         self._buffer = bytearray()
         self._count = 0  # raw bytes of the current line so far
         self._after_cr = False  # a CR ended the last line: a LF or NUL now is its pair
@@ -165,7 +172,7 @@ class LineReader:
                     if self._skipping:
                         self._skipping = False
                     else:
-                        lines.append(decode_line(bytes(self._buffer)))
+                        lines.append(decode_line(bytes(self._buffer), trim=not self.keep_spaces))
                     self._reset_line()
                     self._after_cr = data[j] == _CR
                 i = j + 1
@@ -208,13 +215,16 @@ _CLEAN_TABLE: Final[dict[int, str | None]] = {
 }
 
 
-def clean_text(text: str) -> str:
-    """Tabs to spaces, control characters removed, outer whitespace trimmed (§1)."""
-    return text.translate(_CLEAN_TABLE).strip()
+def clean_text(text: str, *, trim: bool = True) -> str:
+    """Tabs to spaces, control characters removed, outer whitespace trimmed (§1) unless
+    `trim` is False."""
+    cleaned = text.translate(_CLEAN_TABLE)
+    return cleaned.strip() if trim else cleaned
 
 
-def decode_line(raw: bytes) -> str:
-    """Decode one line's bytes: UTF-8, else cp1252, else latin-1 (never fails); clean it."""
+def decode_line(raw: bytes, *, trim: bool = True) -> str:
+    """Decode one line's bytes: UTF-8, else cp1252, else latin-1 (never fails); clean it
+    (`clean_text`, which trims it unless `trim` is False)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -222,7 +232,7 @@ def decode_line(raw: bytes) -> str:
             text = raw.decode("cp1252")
         except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined
             text = raw.decode("latin-1")
-    return clean_text(text)
+    return clean_text(text, trim=trim)
 
 
 def to_wire_text(text: str) -> str:

@@ -8,7 +8,14 @@ milliseconds; the end-to-end tests over TCP (`tests/server/`) cover the shell.
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
+from fibsd.app.play.table import Table
+from fibsd.app.session import Session
 from fibsd.dice import ScriptedDice
+from fibsd.rules import Match, MatchOptions
+from fibsd.rules.position import side_to_hex
 from tests.app.driver import CoreDriver
 
 WHO_ALICE_PLAYS = ["5 alice bob - 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6",
@@ -147,3 +154,48 @@ def test_leave_saves_the_match_and_invite_resumes_it() -> None:
         "It's your turn. Please roll or double",
     ]
     assert driver.take("carol")[-1] == "alice and bob are resuming their 3-point match."
+
+
+def _endgame(driver: CoreDriver, length: int) -> dict[str, Any]:
+    """A saved match, 0-0: alice (on roll) has one checker left on her 1-point, bob has
+    borne off none (a gammon)."""
+    match = Match(MatchOptions(length=length))
+    match.opening_roll(3, 1)
+    table: Table[Session] = Table(
+        match, ("alice", "bob"), clock=driver.clock, dice=ScriptedDice(), roll_counts=Counter(),
+        first_o_seat=0, started_at=driver.clock.now(), opening_done=True)
+    data = table.saved_state()
+    game = data["match"]["game"]
+    game["sides"] = [side_to_hex((14, 1) + (0,) * 24), side_to_hex((0,) * 6 + (15,) + (0,) * 19)]
+    game["phase"], game["turn"], game["dice"] = "AWAITING_ROLL", 0, None
+    return data
+
+
+def test_no_board_comes_between_a_games_last_move_and_its_result() -> None:
+    """Issue 20 §5: FIBS sends no board after the move that wins a game; the result line
+    follows the move (docs/compatibility.md, "No board after a game's last move"). A
+    board there already carried the new score, and Gibbon added the win line's points
+    to it once more ("Score: 4" after a 2-point win)."""
+    driver = _three(ScriptedDice([6, 5]))
+    assert all(session.account.toggles.autoboard for session in driver.sessions.values())
+    driver.store.save_match("alice", "bob", _endgame(driver, length=3), driver.clock.now())
+    driver.send("carol", "watch alice")
+    driver.send("alice", "invite bob")
+    driver.send("bob", "join alice")
+    for name in ("alice", "bob", "carol"):
+        driver.take(name)
+    assert driver.send("alice", "roll")[-2:] == ["You roll 6 and 5.", "Please move 1 pieces."]
+    driver.take("bob")
+    driver.take("carol")
+
+    alice = driver.send("alice", "move 1-off")
+    assert alice[:3] == ["You win the game and get 2 points. Congratulations!",
+                         "score in 3 point match: alice-2 bob-0",
+                         "Type 'join' if you want to play the next game, type 'leave' if you don't."], alice
+    assert driver.take("bob")[:3] == ["alice moves 1-off .",
+                                      "alice wins the game and gets 2 points. Sorry.",
+                                      "score in 3 point match: bob-0 alice-2"]
+    assert driver.take("carol")[:3] == ["alice moves 1-off .", "alice wins the game and gets 2 points.",
+                                        "score in 3 point match: alice-2 bob-0"]
+    # Asked for, the board shows the game's end and the new score.
+    assert driver.send("bob", "board")[-1].startswith("board:You:alice:3:0:2:")

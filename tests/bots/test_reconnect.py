@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import trio
 
+from fibsd.clock import SystemClock
 from fibsd.tools.bots.client import BotClient, ConnectionLost
 from fibsd.tools.bots.player import BotConfig
 from fibsd.tools.bots.strategy import RandomStrategy
+from protocol.wording import Text, render
+from tests.server.players import Player
+
+#: The answer that ends a bot's set-up (it comes after the `show saved` rows).
+SET_UP = render(Text.SET_VALUE_SET_TO, variable="boardstyle", value=3)
+
+
+class _Progress:
+    """Wakes a test each time a bot has handled a line (instead of polling it)."""
+
+    def __init__(self, bot: BotClient) -> None:
+        self._changed = trio.Event()
+        handle = bot.player.handle_line
+
+        async def handle_line(line: str) -> list[str]:
+            try:
+                return await handle(line)
+            finally:
+                self._changed.set()
+                self._changed = trio.Event()
+
+        bot.player.handle_line = handle_line  # type: ignore[method-assign]
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        while not condition():
+            await self._changed.wait()
 
 
 async def _restart_on_same_port(start_server: Any, old: Any) -> Any:
@@ -89,3 +117,38 @@ async def test_reconnection_attempts_are_bounded() -> None:
         else:
             raise AssertionError("run() returned without a server")
     assert bot.logins == 0
+
+
+async def test_a_bot_that_logs_in_before_its_opponent_resumes_their_saved_match(
+    start_server: Any,
+) -> None:
+    """After a restart the inviting bot is back first: it must read its `show saved`
+    rows (`  bob ...`, leading spaces and all) and resume the match, not start a new
+    one over it (issue 20 §2)."""
+    running = await start_server(clock=SystemClock())
+    alice = await Player.join_server(running, "alice")
+    bob = await Player.join_server(running, "bob")
+    await alice.send("invite bob 5")
+    await bob.expect("Type 'join alice' to accept.")
+    await bob.send("join alice")
+    await alice.expect("** Player bob has joined you for a 5 point match.")
+    await alice.client.close()  # alice drops: the match is saved
+    await bob.expect("alice drops connection. The game was saved.")
+    await bob.client.close()
+    await running.stop()
+    running = await start_server(clock=SystemClock())
+
+    alice_bot = BotClient(BotConfig("alice", "secret", port=running.port, invite="bob", matches=1,
+                                    invite_length=3), RandomStrategy(seed=7))
+    bob_bot = BotClient(BotConfig("bob", "secret", port=running.port, matches=1),
+                        RandomStrategy(seed=8))
+    progress = _Progress(alice_bot)
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(alice_bot.run)
+            # bob comes only once alice has read her saved matches and is set up
+            await progress.until(lambda: SET_UP in alice_bot.recent_lines)
+            nursery.start_soon(bob_bot.run)
+    assert alice_bot.player.resumed == 1 and bob_bot.player.resumed == 1
+    assert [result.length for result in alice_bot.results] == [5]
+    assert alice_bot.results[0].won != bob_bot.results[0].won

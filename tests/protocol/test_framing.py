@@ -19,6 +19,7 @@ from protocol.framing import (
     encode_prompt,
     to_wire_text,
 )
+from protocol.wording import Text, render
 
 TOO_LONG = object()  # marks "LineTooLong was raised here" in an event list
 
@@ -141,6 +142,17 @@ def test_telnet_sequences_are_stripped_across_chunks(chunks: list[bytes], line: 
 def test_control_characters_removed_tabs_become_spaces_and_lines_trimmed() -> None:
     reader = LineReader(100)
     assert reader.feed(b"  say\thi\x00 \x07there\x1b \x7f \r\n") == ["say hi there"]
+
+
+def test_a_client_reader_keeps_a_server_lines_spaces() -> None:
+    # `show saved` rows start with spaces or a star (issue 20 §2); a client reads them as
+    # sent, only control characters go. The server's reader trims commands.
+    rows = [render(Text.SAVED_ROW, name="bob", length=5, score=1, opponent_score=2),
+            render(Text.SAVED_ROW_PLAYING, name="bob", length=5, score=1, opponent_score=2)]
+    data = b"".join(encode_line(row) for row in rows) + b" \tindented\x07 \r\n"
+    assert rows[0].startswith("  bob") and rows[1].startswith(" *bob")
+    assert LineReader(100, keep_spaces=True).feed(data) == [*rows, "  indented "]
+    assert LineReader(100).feed(data) == [row.strip() for row in rows] + ["indented"]
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from tests.server.test_tls import certificate
+
+__all__ = ["certificate"]  # a fixture, used here too
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -89,3 +95,36 @@ def test_a_bad_setting_stops_start_up_with_one_line_naming_it(tmp_path: Path) ->
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert "idle_timeout_secs" in result.stderr
+
+
+@pytest.mark.parametrize("busy", ["game", "tls", "web", "web_tls"])
+def test_a_busy_port_stops_start_up_with_one_line_naming_it(
+        tmp_path: Path, certificate: tuple[Path, Path], busy: str) -> None:
+    """Issue 20 §6: not trio's exception-group traceback, but which listener's port is
+    taken (the others are free: port 0)."""
+    cert, key = certificate
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        ports = {name: (port if name == busy else 0) for name in ("game", "tls", "web", "web_tls")}
+        config = tmp_path / "busy.toml"
+        config.write_text(
+            f'[server]\nhost = "127.0.0.1"\nport = {ports["game"]}\n'
+            f'db_path = "{tmp_path / "fibsd.db"}"\nmotd_file = "{tmp_path / "motd.txt"}"\n'
+            f'[tls]\ntls_enabled = true\ntls_port = {ports["tls"]}\n'
+            f'tls_cert_file = "{cert}"\ntls_key_file = "{key}"\n'
+            f'[web]\nweb_enabled = true\nweb_port = {ports["web"]}\nweb_tls_port = {ports["web_tls"]}\n'
+        )
+        result = subprocess.run(
+            [sys.executable, "-m", "fibsd", "serve", "--config", str(config)],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("fibsd:")]
+    listener = {"game": "the game port: [server] port, --port", "tls": "the TLS port: [tls] tls_port",
+                "web": "the web port: [web] web_port, --web-port",
+                "web_tls": "the web TLS port: [web] web_tls_port"}[busy]
+    assert errors == [f"fibsd: cannot listen on 127.0.0.1:{port} ({listener}): Address already in use"]
+    assert result.stderr.splitlines()[-1] == errors[0]  # the last word, after the log lines

@@ -481,19 +481,20 @@ class Table(Generic[O]):
             return
         position = game.position_for(seat)
         toggles = player.account.toggles
+        is_o = self.is_o(seat)
         if toggles.automove:
             play = forced_play(position, game.dice)
             if play is not None:
                 out.to(player, TextLine.of(Text.ONLY_POSSIBLE_MOVE,
-                                           moves=moves_text(play.moves, is_o=self.is_o(seat))))
-                self._apply(seat, self.match.play(seat, play), out)
+                                           moves=moves_text(play.moves, is_o=is_o)))
+                self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
                 return
         if toggles.greedy:
             play = greedy_bearoff(position, game.dice)
             if play is not None:
-                line = TextLine.of(Text.BEARING_OFF, bearoff=bearoff_text(play.moves, is_o=self.is_o(seat)))
+                line = TextLine.of(Text.BEARING_OFF, bearoff=bearoff_text(play.moves, is_o=is_o))
                 self.say(out, seat, line, line, None)
-                self._apply(seat, self.match.play(seat, play), out)
+                self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
                 return
         if not opening:
             out.to(player, TextLine.of(Text.PLEASE_MOVE, n=game.moves_required()))
@@ -509,19 +510,27 @@ class Table(Generic[O]):
             assert player is not None
             out.to(player, play_error(error, is_o=is_o))
             return
-        self._apply(seat, events, out)
+        self._apply(seat, events, out, is_o=is_o)
 
     def play(self, seat: int, play: Play, out: Outcome) -> None:
         """A play the server chose for the player (`off`: bear off with every die)."""
-        self._apply(seat, self.match.play(seat, play), out)
+        is_o = self.is_o(seat)
+        self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
 
-    def _apply(self, seat: int, events: list[Any], out: Outcome) -> None:
-        """Announce a play to the opponent and watchers (the actor typed or was told it)."""
+    def _apply(self, seat: int, events: list[Any], out: Outcome, *, is_o: bool) -> None:
+        """Announce a play to the opponent and watchers (the actor typed or was told it).
+        `is_o`: the mover's colour in the game the play was made in (a play that wins a
+        game of a match that goes on has already started the next game, whose colours
+        are swapped)."""
         moved = next(event for event in events if isinstance(event, CheckersMoved))
         line = TextLine.of(Text.MOVES, name=self.names[seat],
-                           moves=moves_text(moved.moves, is_o=self.is_o(seat)))
+                           moves=moves_text(moved.moves, is_o=is_o))
         self.say(out, seat, None, line, line)
-        self._boards(out, after="move")
+        if not any(isinstance(event, GameWon) for event in events):
+            # FIBS sends no board after a game's last move: the result line follows
+            # (a board would carry the new score already, and Gibbon adds the points of
+            # the result line to it once more; docs/compatibility.md, issue 20 §5).
+            self._boards(out, after="move")
         self._after_events(events, out)
 
     def _after_events(self, events: list[Any], out: Outcome) -> None:

@@ -46,7 +46,8 @@ class _Wire:
 
     def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
-        self._reader = LineReader(MAX_LINE_BYTES)
+        # A server line's leading spaces are part of it (`show saved` rows: issue 20 §2).
+        self._reader = LineReader(MAX_LINE_BYTES, keep_spaces=True)
         self._lines: collections.deque[str] = collections.deque()
         self._tail = b""  # the last bytes received, to recognise a pending prompt
 
@@ -68,7 +69,7 @@ class _Wire:
             if tail.endswith(prompt.encode()):
                 # The server waits for an answer now, so nothing else is buffered: start a
                 # fresh reader so that the next line does not begin with the prompt.
-                self._reader = LineReader(MAX_LINE_BYTES)
+                self._reader = LineReader(MAX_LINE_BYTES, keep_spaces=True)
                 self._tail = b""
                 return prompt
         return None
