@@ -82,12 +82,14 @@ def _plain_border() -> str:
 
 def render_ascii_board(
     board: BoardLine, *, style: int, player_name: str | None = None,
+    cube_owner: str | None = None,
     clocks: tuple[str, str] | None = None,
 ) -> list[str]:
     """The board as FIBS draws it for boardstyle `style` (1: point numbers in the borders,
-    2: on lines of their own). `player_name` replaces `You` in the player's border label.
-    `clocks` (fibsd's match clocks): the player's and the opponent's time, shown after
-    their border labels."""
+    2: on lines of their own). `player_name` replaces `You` in the player's border label;
+    `cube_owner` names the cube's owner when he is neither side's name on the board (a
+    chouette crew member's own cube). `clocks` (fibsd's match clocks): the player's and
+    the opponent's time, shown after their border labels."""
     if style not in (1, 2):
         raise ValueError(f"ASCII boards are styles 1 and 2, got {style}")
     player, opponent = board.colour, board.colour.opponent
@@ -142,18 +144,18 @@ def render_ascii_board(
     else:
         lines += [f"{_plain_border()} {bottom_label}", _number_line(bottom_points)]
 
-    lines += ["", f"{_INDENT}{_footer(board, shown_player)}"]
+    lines += ["", f"{_INDENT}{_footer(board, shown_player, cube_owner)}"]
     return lines
 
 
-def _footer(board: BoardLine, shown_player: str) -> str:
+def _footer(board: BoardLine, shown_player: str, cube_owner: str | None = None) -> str:
     o_checkers, x_checkers = board.checkers(Colour.O), board.checkers(Colour.X)
     counts = render(
         Text.BOARD_COUNTS, o_bar=o_checkers.bar, x_bar=x_checkers.bar, o_off=o_checkers.off,
         x_off=x_checkers.off, cube=board.cube,
     )
     if board.player_may_double != board.opponent_may_double:
-        owner = shown_player if board.player_may_double else board.opponent
+        owner = cube_owner or (shown_player if board.player_may_double else board.opponent)
         counts += render(Text.BOARD_CUBE_OWNER, name=owner)
     if any(board.player_dice):
         status = render(

@@ -613,5 +613,7 @@ def help_lines(topic: str | None, verb: str | None) -> list[str]:
 #: Topics with more than one line of help.
 HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
     Text.HELP_CHOUETTE: (Text.HELP_CHOUETTE_1, Text.HELP_CHOUETTE_2, Text.HELP_CHOUETTE_3,
-                         Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5),
+                         Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5, Text.HELP_CHOUETTE_6,
+                         Text.HELP_CHOUETTE_7, Text.HELP_CHOUETTE_8, Text.HELP_CHOUETTE_9,
+                         Text.HELP_CHOUETTE_10),
 }

@@ -515,11 +515,13 @@ class TextLine:
 class BoardMessage:
     """A board for one recipient: the `board:` line for boardstyle 3 (every client sets it),
     the ASCII board for styles 1 and 2. `player_name` names the recipient in the ASCII
-    borders when `board.player` is `You`."""
+    borders when `board.player` is `You`; `cube_owner`, when set, names the owner of the
+    cube in the ASCII footer (a chouette crew member's own cube, C81)."""
 
     board: BoardLine
     style: int = attrs.field(default=3, validator=attrs.validators.in_((1, 2, 3)))
     player_name: str | None = None
+    cube_owner: str | None = None
     #: fibsd's match clocks on an ASCII board: the player's and the opponent's time.
     clocks: tuple[str, str] | None = None
 
@@ -527,7 +529,8 @@ class BoardMessage:
         if self.style == 3:
             return [self.board.encode()]
         return ascii_board.render_ascii_board(
-            self.board, style=self.style, player_name=self.player_name, clocks=self.clocks
+            self.board, style=self.style, player_name=self.player_name,
+            cube_owner=self.cube_owner, clocks=self.clocks,
         )
 
 

@@ -749,10 +749,15 @@ class Text(enum.Enum):
     HELP_TEAM = "team <text> - in a chouette: talk to the team members still in the game (as the table's consultation rule allows)."
     HELP_BOXSIDE = "boxside <text> - in a chouette: the box and his partner talk."
     HELP_CHOUETTE_1 = "A chouette is backgammon for 3 to 10: the box plays against a team whose captain rolls and moves; every member has his own cube against the box (or one cube for all with 'single'). Chouettes are unrated: money play in points, never counted in ratings or experience."
-    HELP_CHOUETTE_2 = "chouette create [multi|single] [key=value ...] - open a table (settings: cubes consult jacoby beavers autodoubles fiveplus lone_taker extras box_limits partner partner_from partner_pick rotation join seats_max answer_seconds box_absent_seconds; see docs/chouette.md)."
-    HELP_CHOUETTE_3 = "chouette list | join <name> | leave [now] | start | show | score [number] | export [number] | history - tables, seats (3 to start), the state of the game, the ledger and the record of every game (yours, or of any table you sat at), your tables."
-    HELP_CHOUETTE_4 = "chouette kick <name> | close - the owner's. chouette partner [yes|no] - the box asks for a partner, the one offered answers. chouette extra | noextra - give the lone taker an extra cube or not. chouette break - sit out (again: play again). chouette delegate <name>|off - step away during a game: <name> answers the box's doubles for your cube (you sit out from the next game)."
-    HELP_CHOUETTE_5 = "In the game: the box and the captain roll and move; double [name ...], accept|reject|beaver [name ...], raccoon, resign n|g|b [name ...] act on your own cubes (the box: on everyone's, or on the named). team <text> and boxside <text> talk, as the table's consultation rule allows."
+    HELP_CHOUETTE_2 = "Starting: one player types 'chouette create', the others 'chouette join <his name>'. With 3 or more seated anyone types 'chouette start': one die each decides the order; the highest is the box, the next the captain, the rest the crew. Each game starts by itself when the last one ends."
+    HELP_CHOUETTE_3 = "After a game: if the box beat the captain, the box stays and the captain goes to the end of the queue; if the captain beat the box, he is the next box and the box goes to the end. 'chouette show' tells the queue, every cube and who must act; 'chouette score' the points."
+    HELP_CHOUETTE_4 = "Cubes: before the captain rolls, each team member may 'double' his own cube; the box answers 'accept' or 'reject' (all at once, or 'accept <name>' for some). The box may 'double' everyone or 'double <name> ...'; each doubled member answers 'accept', 'reject' or 'beaver' within the answer time (60 seconds unless the table says otherwise); answers are shown together, and silence follows the captain's answer."
+    HELP_CHOUETTE_5 = "A member who drops pays the cube's value and is out of this game; when the captain drops, the next member still in becomes captain. 'resign n|g|b' resigns your own cube (the box: to all, or 'resign n <name>'). The game ends when the board is won or no team cube is left."
+    HELP_CHOUETTE_6 = "Talk: 'team <text>' reaches the team members still in the game, as the table's consult rule allows (default: once your cube is turned, never on a cube decision); 'boxside <text>' the box and his partner. Kibitz reaches only the watchers during a game."
+    HELP_CHOUETTE_7 = "Away: if you drop, the table waits 300 seconds (the box: box_absent_seconds) for you to log in again; after that your cube follows the captain and you sit out until you are back. 'chouette delegate <name>|off' lets a team member answer for your cube while you step away; 'chouette break' sits out (again: play again)."
+    HELP_CHOUETTE_8 = "chouette list | join <name> | leave [now] | start | show | score [number] | export [number] | history - tables, seats, the state of the game, the ledger and the record of every game (yours, or of any table you sat at), your tables. chouette kick <name> | close - the owner's (close during a game: when it ends)."
+    HELP_CHOUETTE_9 = "chouette partner [yes|no] - with 8 or more the box may ask for a partner, the one offered answers. chouette extra | noextra - droppers may give a lone taker an extra cube (extras=on)."
+    HELP_CHOUETTE_10 = "chouette create [multi|single] [key=value ...] - settings (defaults first): cubes=multi|single consult=cube|free|none jacoby=on|off beavers=1|0|2 autodoubles=0..6 fiveplus=on|off lone_taker=drop|beaver|free extras=off|on box_limits=none|captain|half|same_value partner=optional|off|mandatory partner_from=8 partner_pick=offer|next rotation=captain|acting join=end|behind_loser seats_max=10 answer_seconds=60 box_absent_seconds=300."
     CHOUETTE_USAGE = "** Usage: chouette create|list|join|leave|start|show|score|kick|close|export|partner|extra|noextra|break|history|delegate"
     CHOUETTE_NUMBER_USAGE = "** Usage: chouette score|export [number] (the numbers are in 'chouette history')."
     CHOUETTE_NOT_YOURS = "** You did not sit at a chouette {n}."
@@ -858,6 +863,29 @@ class Text(enum.Enum):
     CHOUETTE_SCORE_ROW = "  {name} {text}"
     CHOUETTE_EXPORT_HEADER = "; fibsd chouette {n}, {text}"
     CHOUETTE_EXPORT_GAME = "Game {n}: box {name}, captain {player}, {text}"
+    CHOUETTE_CLOSES_AFTER_GAME = "Chouette: the table closes when this game ends."
+    CHOUETTE_ALREADY_CLOSING = "** The table closes when this game ends already."
+    CHOUETTE_CLOSED_EMPTY = "Chouette: the chouette is closed; no game was played."
+    CHOUETTE_ALREADY_STARTED = "** This chouette has started already: the next game starts by itself."
+    CHOUETTE_CAPTAIN_NO_DELEGATE = "** The captain rolls and moves for the team and cannot delegate; if you drop, the next member takes over."
+    CHOUETTE_DROPPED_OUT = "** You have no cube in this game any more: you dropped or settled it."
+    CHOUETTE_DICE_COMMITMENT = "** The dice of this chouette are committed: fibsd-dice-v1 {commitment}"
+    CHOUETTE_DICE_REVEALED = "** The dice seed of this chouette was {seed}"
+    CHOUETTE_EXTRA_ONE = "Chouette: {name} may give {opponent} an extra cube at {cube} for {n} (decided by the server after the answer time)."
+    CHOUETTE_BOX_TAKES_TEAM = "Chouette: {name} takes the team's double: the cube is {cube}."
+    CHOUETTE_BOX_DROPS_TEAM = "Chouette: {name} drops the team's double and pays {n} to each of {names}."
+    CHOUETTE_BOX_ABANDONS = "Chouette: {name} abandoned the game: every cube he held settles at the worst result still possible for him."
+    CHOUETTE_BOX_AWAY = "Chouette: {name} (the box) dropped; {seconds} seconds to come back, or he abandons the game."
+    CHOUETTE_ANSWER_DEFAULT = "Chouette: {name} did not answer in time, and nobody's answer can be followed: it counts as a drop."
+    CHOUETTE_ANSWER_PROMPT = "Chouette: {name} doubles you to {cube}: type {text} within {seconds} seconds; silence follows the captain's answer, else drops."
+    CHOUETTE_BOX_ANSWER_PROMPT = "Chouette: {name} doubles you to {cube}: type 'accept' or 'reject' (all pending doubles; add names to answer only theirs, e.g. 'accept {name}')."
+    CHOUETTE_YOU_OWE_ANSWER = "Chouette: you must answer {name}'s double to {cube}: {text}, within {seconds} seconds."
+    CHOUETTE_YOU_OWE_BOX_ANSWER = "Chouette: you must answer {name}'s double to {cube}: 'accept {name}' or 'reject {name}'."
+    CHOUETTE_YOU_OWE_RESIGNATION = "Chouette: {name} offers you a {text}: type 'accept' or 'reject'."
+    CHOUETTE_YOU_OWE_EXTRA = "Chouette: you may give {name} an extra cube: 'chouette extra' or 'chouette noextra', within {seconds} seconds."
+    CHOUETTE_YOU_OWE_PARTNER = "Chouette: you are offered to be the box's partner: 'chouette partner yes' or 'no', within {seconds} seconds."
+    CHOUETTE_YOU_OWE_TURN = "Chouette: it is your turn: {text}."
+    CHOUETTE_GAME_RESULT = "Chouette: game {n}: {text}. Totals: {names}."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
@@ -870,6 +898,8 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     # FIBS saved the match when the opponent dropped: a FIBS client thinks it is not playing.
     Text.OPPONENT_DISCONNECTED: Text.NOT_PLAYING,
     Text.WHOIS_DROPS: None,
+    Text.CHOUETTE_DICE_COMMITMENT: None,
+    Text.CHOUETTE_DICE_REVEALED: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
     Text.CLOCK_STATE: None,

@@ -116,7 +116,7 @@ def create(registry: Registry, session: Session, words: tuple[str, ...], out: Ou
     described = ", ".join(f"{key}={value}" for key, value in settings.describe())
     out.to(session, TextLine.of(Text.CHOUETTE_CREATED, name=session.name, n=table_id, text=described))
     if isinstance(dice, SeededDice):
-        out.to(session, TextLine.of(Text.DICE_COMMITMENT, commitment=dice.commitment))
+        out.to(session, TextLine.of(Text.CHOUETTE_DICE_COMMITMENT, commitment=dice.commitment))
     table.persist(out)
 
 
@@ -135,7 +135,7 @@ def join(registry: Registry, session: Session, typed: str, out: Outcome) -> None
         session.chouette = table
         commitment = table.dice.commitment if isinstance(table.dice, SeededDice) else None
         if commitment is not None:
-            out.to(session, TextLine.of(Text.DICE_COMMITMENT, commitment=commitment))
+            out.to(session, TextLine.of(Text.CHOUETTE_DICE_COMMITMENT, commitment=commitment))
         if table.engine.phase is TablePhase.BETWEEN_GAMES and table.engine.game is None:
             table.next_game(out)  # it was waiting for players
         settle(registry, table, out)
@@ -167,6 +167,9 @@ def kick(registry: Registry, session: Session, typed: str, out: Outcome) -> None
 def start(registry: Registry, session: Session, out: Outcome) -> None:
     table = session.chouette
     assert table is not None
+    if table.engine.phase in (TablePhase.ORDERING, TablePhase.BETWEEN_GAMES, TablePhase.PLAYING):
+        out.to(session, TextLine.of(Text.CHOUETTE_ALREADY_STARTED))
+        return
     try:
         table.start(out)
     except ChouetteError as error:
@@ -181,8 +184,7 @@ def close(registry: Registry, session: Session, out: Outcome) -> None:
     if session.name.lower() != table.owner.lower():
         out.to(session, TextLine.of(Text.CHOUETTE_OWNER_ONLY, name=table.owner))
         return
-    if table.act(session, table.engine.close, out) and isinstance(table.dice, SeededDice):
-        table.tell_all(out, TextLine.of(Text.DICE_REVEALED, seed=table.dice.seed_hex))
+    table.close(out, session)
     settle(registry, table, out)
 
 

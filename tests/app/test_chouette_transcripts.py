@@ -144,19 +144,20 @@ def test_create_join_start_and_the_first_moves_as_each_player_sees_them() -> Non
     assert no_who(driver.send("alice", "chouette start")) == started + [
         "You rolled 3, bob rolled 1",
         "It's your turn to move.",
-        "board:You:bob:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0",
+        # (the last field: one instant redouble, the beaver this table allows)
+        "board:You:bob:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:1",
     ]
     assert no_who(driver.take("bob")) == started + [
         "You rolled 1, alice rolled 3",
         "alice makes the first move.",
         # (turn 1: O, the box, moves; the dice 3-1 on the opponent's side)
-        "board:You:alice:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:0",
+        "board:You:alice:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:1",
     ]
     # carol (crew) sees the captain's board, as a watcher of bob, with her own cube.
     assert no_who(driver.take("carol")) == started + [
         "alice rolled 3, bob rolled 1",
         "alice makes the first move.",
-        "board:bob:alice:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:0",
+        "board:bob:alice:9999:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:1",
     ]
     assert driver.send("carol", "roll") == ["** Only the box and the captain roll and move."]
     driver.send("alice", "move 8-5 6-5")
@@ -215,7 +216,7 @@ def test_refusals_outside_and_inside_a_chouette() -> None:
     assert driver.send("eve", "chouette leave") == ["Chouette: eve leaves."]
     assert driver.send("dan", "chouette list") == [
         "Chouettes (number, owner, seated, stage, settings):", "  1 dan 1 gathering multi"]
-    assert driver.send("dan", "chouette close") == ["Chouette: the chouette is closed. -."]
+    assert driver.send("dan", "chouette close") == ["Chouette: the chouette is closed; no game was played."]
     assert driver.send("dan", "chouette show") == ["** You are not at a chouette."]
 
 
@@ -467,7 +468,7 @@ def test_t8_an_absent_box_settles_at_the_worst_result_still_possible() -> None:
     c.driver.clock.advance(299)
     c.driver.apply(chouettes.tick(c.driver.registry))
     told = c.take("cp")
-    assert "Chouette: bx dropped; 300 seconds to come back." in told
+    assert "Chouette: bx (the box) dropped; 300 seconds to come back, or he abandons the game." in told
     assert "Chouette: bx leaves." not in told
     c.driver.clock.advance(1)  # box_absent_seconds (300) are over
     c.driver.apply(chouettes.tick(c.driver.registry))
@@ -564,9 +565,9 @@ def test_the_table_resumes_after_a_restart_on_the_same_database() -> None:
     assert over == ["Chouette: game 1 over. alice +8, bob -4, carol -4. Next: alice, carol, bob."]
     assert driver.send("alice", "chouette score") == [
         "Chouette 1 score after 1 games (unrated):",
-        "  alice +8 in 1 games (1 as box, 1 won)",
-        "  bob -4 in 1 games (0 as box, 0 won)",
-        "  carol -4 in 1 games (0 as box, 0 won)",
+        "  alice +8 in 1 games (1 as box, 1 won; best +8, worst 0), seated",
+        "  bob -4 in 1 games (0 as box, 0 won; best 0, worst -4), seated",
+        "  carol -4 in 1 games (0 as box, 0 won; best 0, worst -4), seated",
     ]
     assert driver.send("bob", "chouette export")[1:] == [
         "Game 1: box alice, captain bob, box won: alice +8, bob -4, carol -4"]
@@ -594,7 +595,7 @@ def test_a_watcher_gets_the_captains_board_and_fibs_lines_but_no_chouette_lines(
 def test_help_chouette_and_the_consultation_rules_on_talk() -> None:
     c = Chouette(["alice", "bob", "carol"], "", box={1: 2}, team=TEAM_GAMMONED, turn=0)
     helped = c.send("carol", "help chouette")
-    assert helped[0] == "NAME" and len(helped) == 7
+    assert helped[0] == "NAME" and len(helped) == 12
     assert "unrated" in helped[2].lower() or "Unrated" in helped[1]
     # consult=cube: the captain talks to the team; a crew member only once in the game.
     assert c.send("bob", "team hold") == ["Chouette: bob to the team: hold"]
@@ -765,9 +766,9 @@ def test_score_export_and_history_reach_every_table_the_asker_sat_at_even_closed
     assert c.send("ta", "chouette history") == [header, "  1: owner cp, 2 games, you +2, closed"]
     assert c.send("bx", "chouette score 1") == [
         "Chouette 1 score after 2 games (unrated):",
-        "  ta +2 in 2 games (0 as box, 0 won)",
-        "  bx -1 in 2 games (1 as box, 0 won)",
-        "  cp -1 in 2 games (1 as box, 0 won)",
+        "  ta +2 in 2 games (0 as box, 0 won; best +1, worst 0)",
+        "  bx -1 in 2 games (1 as box, 0 won; best +1, worst -2)",
+        "  cp -1 in 2 games (1 as box, 0 won; best +1, worst -2)",
     ]
     assert c.send("cp", "chouette export 1")[1:] == [
         "Game 1: box bx, captain cp, box lost: bx -2, cp +1, ta +1",
@@ -795,7 +796,8 @@ def test_delegate_lets_a_team_member_answer_for_a_crew_member_who_steps_away() -
     assert c.send("tb", "chouette delegate zz") == ["** That player is not at this chouette."]
     refused = ["** Delegate to another team member who still has a cube in this game and is here."]
     assert c.send("tb", "chouette delegate bx") == refused
-    assert c.send("cp", "chouette delegate ta") == ["** You have no cube in this game any more."]
+    assert c.send("cp", "chouette delegate ta") == [
+        "** The captain rolls and moves for the team and cannot delegate; if you drop, the next member takes over."]
     stepped = ["Chouette: tb steps away; ta answers for his cube."]
     assert c.send("tb", "chouette delegate TA") == stepped
     c.take_all()

@@ -81,10 +81,10 @@ async def test_four_players_multi_cube_play_three_games(start_server: Any) -> No
     await alice.expect("Chouette 1 score after 3 games (unrated):")
     rows = [await alice.client.read_line() for _ in range(4)]
     assert sorted(rows) == sorted([
-        "  alice 0 in 3 games (2 as box, 1 won)",
-        "  bob -1 in 3 games (0 as box, 0 won)",
-        "  carol +2 in 3 games (1 as box, 1 won)",
-        "  dave -1 in 3 games (0 as box, 0 won)",
+        "  alice 0 in 3 games (2 as box, 1 won; best +4, worst -3), seated",
+        "  bob -1 in 3 games (0 as box, 0 won; best +1, worst -1), seated",
+        "  carol +2 in 3 games (1 as box, 1 won; best +3, worst -2), seated",
+        "  dave -1 in 3 games (0 as box, 0 won; best +1, worst -1), seated",
     ])
 
 

@@ -18,111 +18,41 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 from fibsd.app.outcome import Outcome
-from fibsd.app.play.notation import moves_text, own_point, play_error
+from fibsd.app.play import chouette_view
+from fibsd.app.play.chouette_narration import narrate, refusal, signed
+from fibsd.app.play.chouette_view import Seating
+from fibsd.app.play.notation import own_point, play_error
 from fibsd.app.play.table import Occupant, RollCounts
 from fibsd.clock import Clock
 from fibsd.dice import DiceSource, SeededDice
-from fibsd.rules import (
-    CheckersMoved,
-    DiceRolled,
-    Game,
-    GamePhase,
-    GameResult,
-    IllegalPlay,
-    OpeningRolled,
-    RuleError,
-    TurnPassed,
-)
+from fibsd.rules import Game, GamePhase, IllegalPlay, RuleError, TurnPassed
 from fibsd.rules.chouette import (
-    Answer,
-    AnswerSealed,
     AnyEvent,
     CaptainChanged,
     Chouette,
     ChouetteError,
     ChouetteGameOver,
-    ChouetteGameStarted,
-    ChouetteReason,
-    CubesAutoDoubled,
     DoubleAnswered,
     Doubled,
     ExtraGiven,
     ExtrasOpen,
-    Holder,
-    LeaveDeferred,
-    MoneyMoved,
-    OrderDecided,
-    OrderRolled,
     PartnerChosen,
-    PartnerDeclined,
     PartnerMode,
     PartnerOffered,
-    PlayerJoined,
-    PlayerLeft,
-    ProxySet,
-    Raccooned,
     ResignationAnswered,
-    ResignationOffered,
     SittingOut,
-    TableClosed,
     TablePhase,
 )
-from protocol.board import YOU, BoardLine, Checkers, Colour, build_board_line
+from protocol.board import BoardLine
 from protocol.commands import MovePoint
 from protocol.messages import BoardMessage, TextLine
 from protocol.wording import Text
 
+__all__ = ["ChouetteTable", "refusal", "signed"]
+
 SAVED_FORMAT = 1
-#: FIBS's match length for unlimited matches in the board line.
-UNLIMITED_LENGTH = 9999
 
 O = TypeVar("O", bound=Occupant)
-
-#: How each refusal of the engine is worded (`** ` lines).
-REFUSALS: dict[ChouetteReason, Text] = {
-    ChouetteReason.NOT_SEATED: Text.CHOUETTE_NOT_SEATED,
-    ChouetteReason.ALREADY_SEATED: Text.CHOUETTE_ALREADY_SEATED,
-    ChouetteReason.TABLE_FULL: Text.CHOUETTE_TABLE_FULL,
-    ChouetteReason.TOO_FEW_PLAYERS: Text.CHOUETTE_TOO_FEW,
-    ChouetteReason.WRONG_PHASE: Text.CHOUETTE_WRONG_PHASE,
-    ChouetteReason.BAD_DICE: Text.CHOUETTE_WRONG_PHASE,
-    ChouetteReason.NOT_BOX_OR_CAPTAIN: Text.CHOUETTE_NOT_BOX_OR_CAPTAIN,
-    ChouetteReason.NOT_BOX: Text.CHOUETTE_NOT_BOX,
-    ChouetteReason.NOT_LIVE: Text.CHOUETTE_NOT_LIVE,
-    ChouetteReason.CANNOT_DOUBLE: Text.CHOUETTE_CANNOT_DOUBLE,
-    ChouetteReason.NOT_DOUBLED: Text.CHOUETTE_NOT_DOUBLED,
-    ChouetteReason.ALREADY_ANSWERED: Text.CHOUETTE_ALREADY_ANSWERED,
-    ChouetteReason.ANSWERS_PENDING: Text.CHOUETTE_ANSWERS_PENDING,
-    ChouetteReason.RESIGNATION_PENDING: Text.CHOUETTE_RESIGNATION_PENDING,
-    ChouetteReason.NO_RESIGNATION: Text.CHOUETTE_NO_RESIGNATION,
-    ChouetteReason.PARTNER_PENDING: Text.CHOUETTE_PARTNER_PENDING,
-    ChouetteReason.EXTRAS_OPEN: Text.CHOUETTE_EXTRAS_OPEN,
-    ChouetteReason.NO_EXTRAS: Text.CHOUETTE_NO_EXTRAS,
-    ChouetteReason.NO_BEAVERS: Text.CHOUETTE_NO_BEAVERS,
-    ChouetteReason.BOX_LIMIT: Text.CHOUETTE_BOX_LIMIT,
-    ChouetteReason.SINGLE_CUBE: Text.CHOUETTE_SINGLE_CUBE,
-    ChouetteReason.NO_PARTNER: Text.CHOUETTE_NO_PARTNER,
-    ChouetteReason.NO_REPLACEMENT: Text.CHOUETTE_NO_REPLACEMENT,
-    ChouetteReason.BAD_DELEGATE: Text.CHOUETTE_BAD_DELEGATE,
-    ChouetteReason.GAME_IN_PROGRESS: Text.CHOUETTE_GAME_IN_PROGRESS,
-    ChouetteReason.CLOSED: Text.CHOUETTE_CLOSED,
-}
-
-_RESULT_WORDS = {GameResult.SINGLE: "normal", GameResult.GAMMON: "gammon",
-                 GameResult.BACKGAMMON: "backgammon"}
-
-
-def refusal(error: ChouetteError) -> TextLine:
-    return TextLine.of(REFUSALS[error.reason])
-
-
-def signed(amount: int) -> str:
-    return f"+{amount}" if amount > 0 else str(amount)
-
-
-def _checkers(side: tuple[int, ...]) -> Checkers:
-    # rules: index 0 = borne off, 1..24 own points, 25 = bar
-    return Checkers(points=side[1:25], bar=side[25], off=side[0])
 
 
 def _key(name: str) -> str:
@@ -153,10 +83,13 @@ class ChouetteTable(Generic[O]):
         #: Where each game's board comes from: None for the usual opening (tests set
         #: positions here, as they script the dice).
         self.board_factory: Callable[[], Game] | None = None
-        #: The box and the captain as the last narration left them: the last move of a
-        #: game is told after the game ended and the roles rotated.
-        self.last_movers: tuple[str | None, str | None] = (None, None)
-        self._remember_movers()
+        #: The running game's seats and cubes as the last narration left them: the last
+        #: move and board of a game are told after the engine ended it and rotated the
+        #: roles, with that game's own seats (`seating`).
+        self.last_seating: Seating | None = None
+        #: The owner's `chouette close` during a game: the table closes when it ends.
+        self.closing = False
+        self._remember_seating()
 
     # ------------------------------------------------------------------ people
 
@@ -183,10 +116,16 @@ class ChouetteTable(Generic[O]):
                     found.append(watcher)
         return found
 
-    def tell_all(self, out: Outcome, line: object) -> None:
+    def tell_all(self, out: Outcome, line: TextLine) -> None:
         out.to_each(self.everyone(), line)
 
-    def _say(self, out: Outcome, actor: str | None, own: TextLine | None, others: TextLine | None) -> None:
+    def tell_one(self, out: Outcome, name: str, line: TextLine) -> None:
+        occupant = self.occupant(name)
+        if occupant is not None:
+            out.to(occupant, line)
+
+    def say(self, out: Outcome, actor: str | None, own: TextLine | None, others: TextLine | None) -> None:
+        """`own` to `actor`, `others` to everyone else at the table and the watchers."""
         for occupant in self.everyone():
             line = own if actor is not None and _key(occupant.name) == _key(actor) else others
             if line is not None:
@@ -194,161 +133,36 @@ class ChouetteTable(Generic[O]):
         if others is not None:
             out.to_each(self.watchers(), others)
 
+    def say_each(self, out: Outcome, lines: dict[str, TextLine], others: TextLine) -> None:
+        """Each named player his own line, everyone else and the watchers `others`."""
+        own = {_key(name): line for name, line in lines.items()}
+        for occupant in self.everyone():
+            out.to(occupant, own.get(_key(occupant.name), others))
+        out.to_each(self.watchers(), others)
+
     # ------------------------------------------------------------------ narration
+
+    @property
+    def seating(self) -> Seating | None:
+        """The seats and cubes of the running game, or of the game that just ended (its
+        last board and last move are told with its own roles)."""
+        return Seating.of(self.engine) or self.last_seating
 
     def narrate(self, events: Iterable[AnyEvent], out: Outcome) -> None:
         """Every event in words, to everyone at the table."""
-        self._narrate(list(events), out)
-        self._remember_movers()
+        narrate(self, list(events), out)
+        self._remember_seating()
 
-    def _narrate(self, events: list[AnyEvent], out: Outcome) -> None:
-        engine = self.engine
-        index = 0
-        last_answer: tuple[str, str, Answer, int] | None = None
-        while index < len(events):
-            event = events[index]
-            index += 1
-            match event:
-                case Doubled():
-                    # One line per doubler: consecutive doubles of one player go together.
-                    answerers = [event.answerer]
-                    while index < len(events):
-                        following = events[index]
-                        if not (isinstance(following, Doubled) and following.doubler == event.doubler):
-                            break
-                        answerers.append(following.answerer)
-                        index += 1
-                    # (single cube: the captain's one double reaches the box once per
-                    # member's contract; the box is named once)
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_DOUBLES, name=event.doubler,
-                                                   names=", ".join(dict.fromkeys(answerers))))
-                case PlayerJoined():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_JOINS, name=event.name,
-                                                   count=len(engine.seated)))
-                case PlayerLeft():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_LEAVES, name=event.name))
-                case LeaveDeferred():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_LEAVES_AFTER_GAME, name=event.name))
-                case SittingOut():
-                    text = Text.CHOUETTE_SITS_OUT if event.on else Text.CHOUETTE_SITS_IN
-                    self.tell_all(out, TextLine.of(text, name=event.name))
-                case OrderRolled():
-                    rolled = ", ".join(f"{name} {die}" for name, die in event.dice)
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_ORDER_ROLL, text=rolled))
-                    if event.tied:
-                        self.tell_all(out, TextLine.of(Text.CHOUETTE_ORDER_TIED,
-                                                       names=", ".join(event.tied)))
-                case OrderDecided():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_ORDER, names=", ".join(event.queue)))
-                case ChouetteGameStarted():
-                    crew = ", ".join(event.crew) or "-"
-                    if event.partner is None:
-                        line = TextLine.of(Text.CHOUETTE_GAME_STARTS, n=event.game_number, name=event.box,
-                                           player=event.captain, names=crew)
-                    else:
-                        line = TextLine.of(Text.CHOUETTE_GAME_STARTS_PARTNER, n=event.game_number,
-                                           name=event.box, opponent=event.partner,
-                                           player=event.captain, names=crew)
-                    self.tell_all(out, line)
-                case CubesAutoDoubled():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_CUBES_TURNED, cube=event.value))
-                case AnswerSealed():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWERED_SEALED, name=event.name))
-                case DoubleAnswered():
-                    if event.forced:
-                        self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FORCED, name=event.answerer))
-                    if event.proxied and event.follows is not None:
-                        self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FOLLOWS_DELEGATE,
-                                                       name=event.answerer, opponent=event.follows))
-                    elif event.proxied:
-                        self.tell_all(out, TextLine.of(Text.CHOUETTE_ANSWER_FOLLOWS, name=event.answerer))
-                    if last_answer == (event.answerer, event.doubler, event.answer, event.value):
-                        continue  # single cube: the box's one answer, once per contract
-                    last_answer = (event.answerer, event.doubler, event.answer, event.value)
-                    fields = dict(name=event.answerer, opponent=event.doubler)
-                    match event.answer:
-                        case Answer.TAKE:
-                            line = TextLine.of(Text.CHOUETTE_TAKES, cube=event.value, **fields)
-                        case Answer.DROP:
-                            line = TextLine.of(Text.CHOUETTE_DROPS, n=event.value, **fields)
-                        case Answer.BEAVER:
-                            line = TextLine.of(Text.CHOUETTE_BEAVERS, cube=event.value, **fields)
-                    self.tell_all(out, line)
-                case Raccooned():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_RACCOONS, name=event.by, cube=event.value))
-                case PartnerOffered():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_OFFERED, name=event.name))
-                case PartnerDeclined():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_DECLINED, name=event.name))
-                case PartnerChosen():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PARTNER_CHOSEN, name=event.name,
-                                                   player=event.captain))
-                case CaptainChanged():
-                    if event.new is None:
-                        self.tell_all(out, TextLine.of(Text.CHOUETTE_TEAM_OUT))
-                    else:
-                        self.tell_all(out, TextLine.of(Text.CHOUETTE_CAPTAIN_NOW, name=event.new))
-                case ExtrasOpen():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_EXTRAS, names=", ".join(event.givers),
-                                                   name=event.taker, cube=event.value, n=event.fee))
-                case ExtraGiven():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_EXTRA_GIVEN, name=event.giver,
-                                                   opponent=event.taker, cube=event.value, n=event.fee))
-                case ResignationOffered():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_RESIGNS, name=event.resigner,
-                                                   opponent=event.answerer,
-                                                   text=_RESULT_WORDS[event.result], n=event.amount))
-                case ResignationAnswered():
-                    text = Text.CHOUETTE_RESIGN_ACCEPTED if event.accepted else Text.CHOUETTE_RESIGN_REJECTED
-                    self.tell_all(out, TextLine.of(text, name=event.answerer))
-                case ProxySet(to=str(delegate)) if event.on:
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_DELEGATES, name=event.name,
-                                                   opponent=delegate))
-                case ProxySet():
-                    text = Text.CHOUETTE_FOLLOWS_CAPTAIN if event.on else Text.CHOUETTE_IN_CONTROL
-                    self.tell_all(out, TextLine.of(text, name=event.name))
-                case MoneyMoved():
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_PAYS, name=event.payer,
-                                                   opponent=event.payee, n=event.amount))
-                case ChouetteGameOver():
-                    deltas = ", ".join(f"{name} {signed(delta)}" for name, delta in event.deltas)
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_GAME_OVER, n=event.game_number,
-                                                   text=deltas, names=", ".join(event.queue) or "-"))
-                case TableClosed():
-                    totals = ", ".join(f"{name} {signed(total)}" for name, total in event.totals) or "-"
-                    self.tell_all(out, TextLine.of(Text.CHOUETTE_CLOSED_TOTALS, text=totals))
-                case OpeningRolled():
-                    box, captain = engine.box or "?", engine.captain or "?"
-                    for occupant in self.everyone():
-                        if _key(occupant.name) == _key(box):
-                            line = TextLine.of(Text.YOU_ROLLED_OPENING, die=event.die0, opponent=captain,
-                                               opponent_die=event.die1)
-                        elif _key(occupant.name) == _key(captain):
-                            line = TextLine.of(Text.YOU_ROLLED_OPENING, die=event.die1, opponent=box,
-                                               opponent_die=event.die0)
-                        else:
-                            line = TextLine.of(Text.ROLLED_OPENING, name=box, die=event.die0,
-                                               opponent=captain, opponent_die=event.die1)
-                        out.to(occupant, line)
-                    out.to_each(self.watchers(), TextLine.of(
-                        Text.ROLLED_OPENING, name=box, die=event.die0, opponent=captain,
-                        opponent_die=event.die1))
-                case DiceRolled():
-                    mover = self._mover(event.player)
-                    die1, die2 = event.dice
-                    self._say(out, mover, TextLine.of(Text.YOU_ROLL, die1=die1, die2=die2),
-                              TextLine.of(Text.ROLLS, name=mover, die1=die1, die2=die2))
-                case TurnPassed():
-                    mover = self._mover(event.player)
-                    self._say(out, mover, TextLine.of(Text.YOU_CANT_MOVE),
-                              TextLine.of(Text.CANT_MOVE, name=mover))
-                case CheckersMoved():
-                    mover = self._mover(event.player)
-                    line = TextLine.of(Text.MOVES, name=mover,
-                                       moves=moves_text(event.moves, is_o=event.player == 0))
-                    self._say(out, mover, None, line)
-                case _:
-                    pass  # settlements show in the game's result; the board shows the rest
+    def _remember_seating(self) -> None:
+        seating = Seating.of(self.engine)
+        if seating is not None:
+            self.last_seating = seating
+
+    def answer_seconds_left(self) -> int:
+        """Seconds until the pending timed decision is made for the silent."""
+        if self.deadline is None:
+            return self.engine.settings.answer_seconds
+        return max(0, int(self.deadline - self.clock.now() + 0.999))
 
     def opponent_of(self, name: str) -> str | None:
         """Whom `name` plays in the running game, for the who-info `opponent` field
@@ -366,100 +180,48 @@ class ChouetteTable(Generic[O]):
         return engine.box
 
     def _mover(self, player: int) -> str:
-        if self.engine.game is None:  # (the game that just ended: its players)
-            return self.last_movers[player] or "?"
-        return (self.engine.box if player == 0 else self.engine.captain) or "?"
-
-    def _remember_movers(self) -> None:
-        if self.engine.game is not None:
-            self.last_movers = (self.engine.box, self.engine.captain)
+        seating = self.seating
+        return "?" if seating is None else seating.player(player)
 
     # ------------------------------------------------------------------ boards
 
     def seat_of(self, name: str) -> int | None:
-        """0 for the box, 1 for the (acting) captain, None for everyone else."""
-        if self.engine.box is not None and _key(name) == _key(self.engine.box):
-            return 0
-        if self.engine.captain is not None and _key(name) == _key(self.engine.captain):
-            return 1
-        return None
+        """0 for the box, 1 for the (acting) captain of the running game, None for
+        everyone else (and between games)."""
+        seating = Seating.of(self.engine)
+        return None if seating is None else seating.seat_of(name)
 
     def board_line(self, viewer: str) -> BoardLine | None:
         """The board `viewer` sees: his own as box or captain, else the captain's with
-        his own cube (C81). None when no game is on."""
+        his own cube (C81); after a game, its last board with its own seats. None when
+        no game is on."""
         engine = self.engine
         game = engine.game if engine.game is not None else engine.last_game
-        if game is None or engine.box is None:
+        seating = self.seating
+        if game is None or seating is None:
             return None
-        captain = engine.captain or (engine.team()[0] if engine.team() else "?")
-        seat = self.seat_of(viewer)
-        view = 0 if seat == 0 else 1
-        other = 1 - view
-        names = (engine.box, captain)
-        colour = Colour.O if view == 0 else Colour.X
-        own = engine.main_of(self.seated_name(viewer) or "") if seat != 0 else None
-        contract = own if own is not None else engine.main_of(captain)
-        cube, owner, doubled = 1, None, False
-        if contract is not None:
-            cube, owner = contract.value, contract.owner
-            doubled = any(cid == contract.cid for cid, _, _ in engine.pending_offers())
-        turn: Colour | None = None
-        player_dice = opponent_dice = (0, 0)
-        can_move = 0
-        playing = engine.game is not None and game.phase not in (GamePhase.GAME_OVER, GamePhase.OPENING)
-        if playing and game.turn is not None:
-            turn = colour if game.turn == view else colour.opponent
-            if game.phase is GamePhase.AWAITING_MOVE and game.dice is not None:
-                if game.turn == view:
-                    player_dice = game.dice
-                else:
-                    opponent_dice = game.dice
-                can_move = game.moves_required()
-        mine, theirs = (Holder.BOX, Holder.TEAM) if view == 0 else (Holder.TEAM, Holder.BOX)
-        return build_board_line(
-            player=YOU if seat is not None else names[view],
-            opponent=names[other],
-            colour=colour,
-            player_checkers=_checkers(game.side(view)),
-            opponent_checkers=_checkers(game.side(other)),
-            match_length=UNLIMITED_LENGTH,
-            turn=turn,
-            player_dice=player_dice,
-            opponent_dice=opponent_dice,
-            cube=cube,
-            player_may_double=not doubled and owner in (None, mine),
-            opponent_may_double=not doubled and owner in (None, theirs),
-            was_doubled=doubled,
-            can_move=can_move,
-        )
+        return chouette_view.board_line(engine, seating, game, viewer)
 
     def header(self, viewer: str) -> TextLine | None:
         """The one-line summary a telnet board gets above it (C81)."""
-        engine = self.engine
-        if engine.box is None or (engine.game is None and engine.last_game is None):
+        seating = self.seating
+        if seating is None:
             return None
-        captain = engine.captain or "-"
-        fields: dict[str, object] = dict(n=self.id, count=engine.game_number, name=engine.box,
-                                         player=captain)
-        if self.seat_of(viewer) == 0:
-            return TextLine.of(Text.CHOUETTE_YOU_ARE_BOX, n=self.id, count=engine.game_number,
-                               player=captain)
-        contract = engine.main_of(self.seated_name(viewer) or "")
-        if contract is None or not contract.live:
-            return TextLine.of(Text.CHOUETTE_NOT_IN_GAME, **fields)
-        return TextLine.of(Text.CHOUETTE_YOUR_CUBE, cube=contract.value, **fields)
+        return chouette_view.header(self.id, seating, viewer, self.seated_name)
 
     def board_for(self, viewer: O, out: Outcome) -> None:
         line = self.board_line(viewer.name)
-        if line is None:
+        seating = self.seating
+        if line is None or seating is None:
             return
         if not viewer.clip:
             header = self.header(viewer.name)
             if header is not None:
                 out.to(viewer, header)
-        playing = self.seat_of(viewer.name) is not None
+        playing = seating.seat_of(viewer.name) is not None
         out.to(viewer, BoardMessage(line, style=viewer.account.variables.boardstyle,
-                                    player_name=viewer.name if playing else None))
+                                    player_name=viewer.name if playing else None,
+                                    cube_owner=chouette_view.cube_owner(seating, viewer.name)))
 
     def boards(self, out: Outcome, *, after: str) -> None:
         """Boards after a roll (to those with `moreboards`), a move (`autoboard`), or
@@ -470,6 +232,17 @@ class ChouetteTable(Generic[O]):
             if after == "always" or wants:
                 self.board_for(occupant, out)
 
+    # ------------------------------------------------------------------ status
+
+    def show_lines(self) -> list[TextLine]:
+        """`chouette show`."""
+        return chouette_view.show_lines(self.engine, self.id, self.owner, set(self.away))
+
+    def owed_lines(self, name: str) -> list[TextLine]:
+        """What `name` owes the table now, with the time left (C75)."""
+        seconds = self.answer_seconds_left() if self.deadline is not None else None
+        return chouette_view.owed_lines(self.engine, name, seconds, may_roll=self.may_roll(name))
+
     # ------------------------------------------------------------------ saving
 
     def saved_state(self) -> dict[str, Any]:
@@ -479,6 +252,8 @@ class ChouetteTable(Generic[O]):
             "owner": self.owner,
             "engine": self.engine.to_dict(),
             "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
+            "closing": self.closing,
+            "deadline": self.deadline,
         }
 
     @classmethod
@@ -489,8 +264,16 @@ class ChouetteTable(Generic[O]):
             if data.get("format") != SAVED_FORMAT:
                 raise ValueError("unknown saved chouette format")
             engine = Chouette.from_dict(data["engine"])
-            return cls(engine, table_id=int(data["id"]), owner=str(data["owner"]), clock=clock,
-                       dice=dice, roll_counts=roll_counts)
+            table: ChouetteTable[O] = cls(engine, table_id=int(data["id"]), owner=str(data["owner"]),
+                                          clock=clock, dice=dice, roll_counts=roll_counts)
+            # (both absent from tables saved before they existed)
+            table.closing = bool(data.get("closing", False))
+            deadline = data.get("deadline")
+            table.deadline = float(deadline) if deadline is not None else None
+            if table.deadline is None and (engine.pending_offers() or engine.extras_givers
+                                           or engine.partner_offered_to is not None):
+                table._set_deadline()
+            return table
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a saved chouette: {error!r}") from error
 
@@ -537,8 +320,14 @@ class ChouetteTable(Generic[O]):
             self.narrate(events[-1:], out)
         if not engine.pending_offers() and not engine.extras_givers and engine.partner_offered_to is None:
             self.deadline = None
+        if engine.phase is TablePhase.BETWEEN_GAMES and engine.game is None and any(
+                isinstance(e, SittingOut) and not e.on for e in events):
+            self.next_game(out)  # it may have been waiting for players
+            return
         if any(isinstance(e, ChouetteGameOver) for e in events):
-            # (no final board: the roles have rotated already; the next game's follows)
+            if self.closing:  # the owner's `chouette close` during the game
+                self.close(out)
+                return
             self.persist(out)
             self.next_game(out)
             return
@@ -571,9 +360,24 @@ class ChouetteTable(Generic[O]):
         self.narrate(events, out)
         self.next_game(out)
 
+    def close(self, out: Outcome, actor: O | None = None) -> None:
+        """The owner's `chouette close`: between games at once, with the final standing
+        (C78) and the dice seed revealed; during a game when it ends (C80)."""
+        if self.engine.phase is TablePhase.PLAYING:
+            if self.closing:
+                if actor is not None:
+                    out.to(actor, TextLine.of(Text.CHOUETTE_ALREADY_CLOSING))
+                return
+            self.closing = True
+            self.tell_all(out, TextLine.of(Text.CHOUETTE_CLOSES_AFTER_GAME))
+            self.persist(out)
+            return
+        if self.act(actor, self.engine.close, out) and isinstance(self.dice, SeededDice):
+            self.tell_all(out, TextLine.of(Text.CHOUETTE_DICE_REVEALED, seed=self.dice.seed_hex))
+
     def next_game(self, out: Outcome) -> None:
         """Start the next game if enough players are active; else wait for players."""
-        if self.engine.phase is not TablePhase.BETWEEN_GAMES:
+        if self.engine.phase is not TablePhase.BETWEEN_GAMES or self.closing:
             return
         try:
             board = None if self.board_factory is None else self.board_factory()
@@ -629,7 +433,7 @@ class ChouetteTable(Generic[O]):
         first = game.turn
         assert first is not None
         mover = self._mover(first)
-        self._say(out, mover, TextLine.of(Text.YOUR_TURN_TO_MOVE),
+        self.say(out, mover, TextLine.of(Text.YOUR_TURN_TO_MOVE),
                   TextLine.of(Text.MAKES_FIRST_MOVE, name=mover))
         self.boards(out, after="always")
 
@@ -722,6 +526,12 @@ class ChouetteTable(Generic[O]):
             return
         del self.present[key]
         self.away[key] = self.clock.now()
+        engine = self.engine
+        if engine.game is not None and engine.box is not None and _key(engine.box) == key:
+            # C73: the box has box_absent_seconds, then he abandons the game.
+            self.tell_all(out, TextLine.of(Text.CHOUETTE_BOX_AWAY, name=occupant.name,
+                                           seconds=engine.settings.box_absent_seconds))
+            return
         self.tell_all(out, TextLine.of(Text.CHOUETTE_AWAY, name=occupant.name, seconds=int(grace)))
 
     def arrive(self, occupant: O, out: Outcome) -> None:
@@ -733,7 +543,7 @@ class ChouetteTable(Generic[O]):
         if name is None:
             return
         if came_back:
-            self._say(out, name, None, TextLine.of(Text.CHOUETTE_BACK, name=name))
+            self.say(out, name, None, TextLine.of(Text.CHOUETTE_BACK, name=name))
         engine = self.engine
         if name in engine.proxied and engine.game is not None:
             self.act(None, lambda: engine.set_proxy(name, False), out)
@@ -741,11 +551,31 @@ class ChouetteTable(Generic[O]):
             self.act(None, lambda: engine.sit_out(name, False), out)
         if engine.game is not None:
             self.board_for(occupant, out)
+        self.status_for(occupant, out)
+
+    def status_for(self, occupant: O, out: Outcome) -> None:
+        """C75: a returning player gets the table's status (`chouette show`) and what he
+        owes it now: answers, resignations, extras, a partner offer, with the time left."""
+        name = self.seated_name(occupant.name)
+        if name is None or self.engine.phase is TablePhase.CLOSED:
+            return
+        out.to(occupant, *self.show_lines())
+        owed = self.owed_lines(name)
+        if owed:
+            out.to(occupant, *owed)
 
     def tick(self, now: float, grace: float, out: Outcome) -> None:
         """The clock: decide what the absent and the silent did not (C29, C47, C70-C73)."""
         engine = self.engine
         if engine.phase is TablePhase.CLOSED:
+            return
+        if not self.present:
+            # Nobody is at the table (a night's restart, everyone gone): nothing is
+            # decided for anyone; every clock starts again when someone is back.
+            for key in self.away:
+                self.away[key] = now
+            if self.deadline is not None:
+                self.deadline = max(self.deadline, now + engine.settings.answer_seconds)
             return
         for key, since in list(self.away.items()):
             name = self.seated_name(key)
@@ -760,12 +590,16 @@ class ChouetteTable(Generic[O]):
                 elif waited >= grace:
                     if name == engine.captain:
                         if not self.act(None, engine.captain_absent, out):
-                            self.act(None, lambda: engine.leave(name, now=True), out)
+                            # Nobody present can take over: his cubes are abandoned
+                            # (C70); he keeps his seat, sitting out (C71).
+                            self.act(None, lambda: engine.leave(name, now=True, keep_seat=True), out)
                     elif engine.is_live(name) and name not in engine.proxied:
                         self.act(None, lambda: engine.set_proxy(name), out)
-            elif waited >= grace and name not in engine.leaving:
-                del self.away[key]
-                self.act(None, lambda: engine.leave(name), out)
+            elif waited >= grace and name not in engine.leaving and name not in engine.sitting_out \
+                    and name in engine.queue:
+                # C71: still away after the grace period: he sits out, keeping his seat,
+                # until he is back (`arrive`); the owner may `chouette kick` him.
+                self.act(None, lambda: engine.sit_out(name, True), out)
         # After the absences: an absent captain's replacement answers for him (C72)
         # when his grace period ends with the answer time.
         if self.deadline is not None and now >= self.deadline:

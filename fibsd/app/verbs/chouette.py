@@ -17,7 +17,7 @@ from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.app.verbs.social import refuse_if_muted
 from fibsd.rules import GamePhase, GameResult, greedy_bearoff
-from fibsd.rules.chouette import Answer, Chouette, Holder, TablePhase
+from fibsd.rules.chouette import Answer, Chouette, TablePhase
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text
@@ -103,6 +103,9 @@ def _table_choice(table: Table, session: Session, command: c.Chouette, out: Outc
             if to is None and typed.lower() != "off":
                 out.to(session, TextLine.of(Text.CHOUETTE_NOT_SEATED))
                 return
+            if engine.game is not None and me == engine.captain:
+                out.to(session, TextLine.of(Text.CHOUETTE_CAPTAIN_NO_DELEGATE))
+                return
             table.act(session, lambda: engine.delegate(me, to), out)
         case _:
             on = me not in engine.sitting_out
@@ -127,52 +130,26 @@ def _list(registry: Registry, session: Session, out: Outcome) -> None:
 
 
 def _show(table: Table, session: Session, out: Outcome) -> None:
-    engine = table.engine
-    settings = ", ".join(f"{key}={value}" for key, value in engine.settings.describe())
-    out.to(session, TextLine.of(Text.CHOUETTE_SHOW_HEADER, n=table.id, name=table.owner, text=settings))
-    queue = []
-    for name in engine.seated:
-        marks = []
-        if name == engine.box:
-            marks.append("box")
-        if name == engine.partner:
-            marks.append("partner")
-        if name == engine.captain:
-            marks.append("captain")
-        if name in engine.sitting_out:
-            marks.append("sitting out")
-        if name in engine.leaving:
-            marks.append("leaving")
-        if name.lower() in table.away:
-            marks.append("away")
-        queue.append(f"{name} ({', '.join(marks)})" if marks else name)
-    out.to(session, TextLine.of(Text.CHOUETTE_SHOW_QUEUE, names=", ".join(queue) or "-"))
-    game = engine.game
-    if game is not None and engine.box is not None:
-        turn = "opening" if game.turn is None else (engine.box if game.turn == 0 else engine.captain or "-")
-        out.to(session, TextLine.of(Text.CHOUETTE_SHOW_GAME, n=engine.game_number, name=engine.box,
-                                    player=engine.captain or "-", text=f"{turn} ({game.phase.name.lower()})"))
-        offered = {cid for cid, _, _ in engine.pending_offers()}
-        for contract in engine.contracts:
-            owner = {None: "centred", Holder.BOX: f"{contract.box_side}'s",
-                     Holder.TEAM: f"{contract.member}'s"}[contract.owner]
-            state = "in play" if contract.live else "settled"
-            if contract.cid in offered:
-                state = "doubled, waiting for the answer"
-            text = f"{owner}, {state}" + ("" if contract.kind.name == "MAIN" else f" ({contract.kind.name.lower()})")
-            out.to(session, TextLine.of(Text.CHOUETTE_SHOW_CONTRACT, name=contract.member,
-                                        opponent=contract.box_side, cube=contract.value, text=text))
-    waiting = engine.waiting_for()
-    if waiting:
-        out.to(session, TextLine.of(Text.CHOUETTE_SHOW_WAITING, names=", ".join(waiting)))
+    out.to(session, *table.show_lines())
 
 
 def _score(engine: Chouette, number: int, session: Session, out: Outcome) -> None:
+    """C78: each player's total, games, games as box and won, best and worst game, and
+    whether he is seated, sitting out or gone (an open table's)."""
     ledger = engine.ledger
     out.to(session, TextLine.of(Text.CHOUETTE_SCORE_HEADER, n=number, count=len(ledger.games)))
+    is_open = engine.phase is not TablePhase.CLOSED
     for standing in ledger.standings(engine.seated):
         text = (f"{signed(standing.total)} in {standing.games} games"
-                f" ({standing.box_games} as box, {standing.box_wins} won)")
+                f" ({standing.box_games} as box, {standing.box_wins} won;"
+                f" best {signed(standing.best)}, worst {signed(standing.worst)})")
+        if is_open:
+            if standing.name in engine.sitting_out:
+                text += ", sitting out"
+            elif standing.name in engine.seated:
+                text += ", seated"
+            else:
+                text += ", gone"
         out.to(session, TextLine.of(Text.CHOUETTE_SCORE_ROW, name=standing.name, text=text))
 
 
@@ -314,6 +291,8 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
                 table.move(session, command.moves, out)
         case c.Off():
             _off(table, session, me, out)
+        case c.Double() | c.Redouble() if _settled(table, me):
+            out.to(session, TextLine.of(Text.CHOUETTE_DROPPED_OUT))
         case c.Double() | c.Redouble():
             names = command.names if isinstance(command, c.Double) else ()
             targets = _names(table, session, names, out)
@@ -344,6 +323,13 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
         case _:
             raise AssertionError(f"not a game verb: {command!r}")
     chouettes.settle(registry, table, out)
+
+
+def _settled(table: Table, me: str) -> bool:
+    """A team member whose own cube is settled (he dropped, resigned or was dropped):
+    he has nothing left to double in this game."""
+    contract = table.engine.main_of(me)
+    return contract is not None and not contract.live
 
 
 def _roll(table: Table, session: Session, me: str, out: Outcome) -> None:

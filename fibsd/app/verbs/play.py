@@ -526,13 +526,22 @@ def kibitz(registry: Registry, session: Session, command: c.Kibitz | c.Whisper, 
     if refuse_if_muted(registry, session, out):
         return
     table = session.table or (session.watching.table if session.watching is not None else None)
-    if table is None:
+    chouette = session.chouette or (session.watching.chouette if session.watching is not None else None)
+    whisper = isinstance(command, c.Whisper)
+    audience: list[Session]
+    if table is not None:
+        audience = list(table.watchers())
+        if not whisper:
+            audience += [p for p in table.seats if p is not None]
+    elif chouette is not None:
+        # C43: while a chouette game runs, kibitz reaches its watchers only, so they
+        # cannot advise the players; between games the table hears it too.
+        audience = list(chouette.watchers())
+        if not whisper and chouette.engine.game is None:
+            audience += chouette.everyone()
+    else:
         out.to(session, TextLine.of(Text.NOT_WATCHING_OR_PLAYING))
         return
-    whisper = isinstance(command, c.Whisper)
-    audience = list(table.watchers())
-    if not whisper:
-        audience += [p for p in table.seats if p is not None]
     heard = 0
     message = Whispers(session.name, command.text) if whisper else Kibitzes(session.name, command.text)
     for listener in dict.fromkeys(audience):

@@ -145,6 +145,7 @@ class DoubleAnswered:
     forced: bool = False  # C44 changed it (the lone taker)
     proxied: bool = False  # given for an absent or silent member (C29, C71)
     follows: str | None = None  # proxied: the delegate whose answer he copied (C71)
+    defaulted: bool = False  # proxied with nobody's answer to copy: a drop by default
 
 
 @attrs.frozen

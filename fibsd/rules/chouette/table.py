@@ -8,7 +8,7 @@ validates first and mutates after: a refused action raises a `RuleError` (a
 nothing; an accepted one returns past-tense events. Dice and random draws come in as
 arguments, timers are the server's (it calls `answer_timeout`, `close_extras`,
 `captain_absent`, `leave(now=True)` when they run out). Rule numbers refer to
-/work/shared/docs/chouette.md; docs/chouette.md says how each is implemented.
+docs/chouette-rules.md; docs/chouette.md says how each is implemented.
 """
 
 from __future__ import annotations
@@ -417,10 +417,14 @@ class Chouette:
         self._queue.append(name)
         return [PlayerJoined(name, len(self._queue) - 1)]
 
-    def leave(self, name: str, now: bool = False) -> list[AnyEvent]:
+    def leave(
+        self, name: str, now: bool = False, keep_seat: bool = False
+    ) -> list[AnyEvent]:
         """C66-C68: out at once when he holds no live contract; else deferred to the
         game's end (C67), or with `now` abandoned at the worst result (C70). The
-        partner's leave is always deferred: his share of the game is still open."""
+        partner's leave is always deferred: his share of the game is still open.
+        `keep_seat` (a team member the server gives up on, C71): his contracts are
+        abandoned as with `now`, but he keeps his seat, sitting out."""
         if name not in self.seated:
             _refuse(R.NOT_SEATED, name)
         events: list[AnyEvent] = []
@@ -437,8 +441,12 @@ class Chouette:
                     events.append(PlayerLeft(name))
                 self._abandon(name, events)
                 if name != self._box and name in self._queue:
-                    self._remove(name)
-                    events.append(PlayerLeft(name))
+                    if keep_seat:
+                        self._sitting_out.add(name)
+                        events.append(SittingOut(name, True))
+                    else:
+                        self._remove(name)
+                        events.append(PlayerLeft(name))
                 return events
             if holds:
                 if name in self._leaving:
@@ -945,6 +953,7 @@ class Chouette:
         forced: bool = False,
         proxied: bool = False,
         follows: str | None = None,
+        defaulted: bool = False,
     ) -> None:
         c = self.contract(cid)
         doubler_side = self._offers.pop(cid)
@@ -953,7 +962,8 @@ class Chouette:
         answerer = c.player_of(answerer_side)
         if answer is Answer.DROP:
             events.append(
-                DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied, follows)
+                DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied, follows,
+                               defaulted)
             )
             if c.kind is Kind.MAIN and c.member == self._captain:
                 self._captain_fate = doubler_side is Holder.TEAM
@@ -971,7 +981,8 @@ class Chouette:
             )
         self._put(c)
         events.append(
-            DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied, follows)
+            DoubleAnswered(cid, answerer, doubler, answer, c.value, forced, proxied, follows,
+                           defaulted)
         )
 
     def raccoon(
@@ -999,29 +1010,36 @@ class Chouette:
             events.append(Raccooned(c.cid, name, c.value))
         return events
 
-    def _proxy_source(self, member: str | None) -> tuple[Answer, str | None]:
+    def _proxy_source(self, member: str | None) -> tuple[Answer, str | None, bool]:
         """C29/C71: a proxied `member`'s answer: his delegate's to the same double if
         he named one and the delegate answered it himself, else the captain's, else a
-        drop; and the delegate when it was his (None: the captain's, or a drop)."""
+        drop; the delegate when it was his (None: the captain's, or a drop); and whether
+        it is the drop by default (nobody's answer to copy)."""
         delegate = self._delegates.get(member) if member else None
         for leader in (delegate, self._captain):
             if leader is None or leader in self._proxied:
                 continue
             cube = self.main_of(leader)
             if cube is not None and cube.cid in self._sealed and cube.cid not in self._timed_out:
-                return self._sealed[cube.cid], leader if leader == delegate else None
-        return Answer.DROP, None
+                return self._sealed[cube.cid], leader if leader == delegate else None, False
+        return Answer.DROP, None, True
 
-    def _copied(self, cids: Iterable[int]) -> tuple[dict[int, Answer], dict[int, str]]:
-        """The proxied answers for `cids` and, for those copied from a delegate, his name."""
+    def _copied(
+        self, cids: Iterable[int]
+    ) -> tuple[dict[int, Answer], dict[int, str], set[int]]:
+        """The proxied answers for `cids`; for those copied from a delegate, his name;
+        and those that are drops by default (nobody's answer to copy)."""
         answers: dict[int, Answer] = {}
         follows: dict[int, str] = {}
+        defaulted: set[int] = set()
         for cid in cids:
-            answer, leader = self._proxy_source(self.contract(cid).member)
+            answer, leader, default = self._proxy_source(self.contract(cid).member)
             answers[cid] = answer
             if leader is not None:
                 follows[cid] = leader
-        return answers, follows
+            if default:
+                defaulted.add(cid)
+        return answers, follows, defaulted
 
     def _maybe_reveal(self, events: list[AnyEvent]) -> None:
         """Reveal the box's round once every member who is not proxied has answered."""
@@ -1038,10 +1056,10 @@ class Chouette:
         for cid in self._box_round:
             if cid not in self._sealed:
                 self._timed_out.add(cid)
-        answers, follows = self._copied(self._box_round)
+        answers, follows, defaulted = self._copied(self._box_round)
         for cid in self._box_round:
             self._sealed.setdefault(cid, answers[cid])
-        self._reveal(events, follows)
+        self._reveal(events, follows, defaulted)
 
     def answer_timeout(self) -> list[AnyEvent]:
         """answer_seconds ran out on the box's double: silent members get the
@@ -1051,15 +1069,20 @@ class Chouette:
             _refuse(R.WRONG_PHASE, "no answers are awaited")
         events: list[AnyEvent] = []
         silent = [cid for cid in self._box_round if cid not in self._sealed]
-        answers, follows = self._copied(silent)
+        answers, follows, defaulted = self._copied(silent)
         for cid in silent:
             self._timed_out.add(cid)
             self._sealed[cid] = answers[cid]
-        self._reveal(events, follows)
+        self._reveal(events, follows, defaulted)
         self._after_settlements(events)
         return events
 
-    def _reveal(self, events: list[AnyEvent], follows: dict[int, str] | None = None) -> None:
+    def _reveal(
+        self,
+        events: list[AnyEvent],
+        follows: dict[int, str] | None = None,
+        defaulted: set[int] | None = None,
+    ) -> None:
         order = {n: i for i, n in enumerate(self._queue)}
         round_ = sorted(
             self._box_round, key=lambda cid: order.get(self.contract(cid).member, 99)
@@ -1092,6 +1115,7 @@ class Chouette:
                 forced=cid == forced,
                 proxied=cid in self._timed_out,
                 follows=(follows or {}).get(cid) if cid in self._timed_out else None,
+                defaulted=cid in (defaulted or set()) and cid in self._timed_out,
             )
         takers = [cid for cid in round_ if answers[cid] is not Answer.DROP]
         initial = self._box_round_initial
