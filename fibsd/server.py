@@ -83,7 +83,8 @@ class Server:
         self.registry = Registry(
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
-        self._connections: dict[Session, Connection] = {}
+        #: The open connections by session (the core's recipients are sessions).
+        self._connections: dict[Recipient, Connection] = {}
         #: Writes every plain connection's queued output once per scheduler pass.
         self._flusher = Flusher()
         #: Set when someone left; `_run_departures` then sends the logout notices.
@@ -94,7 +95,7 @@ class Server:
         self._writes_arrived = trio.Event()
         self._committer_running = False
         #: Invariant 7: every outcome's lines in the order the outcomes were made, per user.
-        self._order: DeliveryOrder[Session, tuple[Outcome, Session | None]] = DeliveryOrder(
+        self._order: DeliveryOrder[Recipient, tuple[Outcome, Session | None]] = DeliveryOrder(
             self._deliver_part
         )
         self._nursery: trio.Nursery | None = None
@@ -397,7 +398,7 @@ class Server:
     async def _apply(self, outcome: Outcome, *, issuer: Session | None) -> None:
         # Invariant 7: the lines wait behind those queued earlier for the same users,
         # whether or not this outcome has anything to commit.
-        ticket: Ticket[Session, tuple[Outcome, Session | None]] | None
+        ticket: Ticket[Recipient, tuple[Outcome, Session | None]] | None
         if outcome.writes:
             ticket = self._order.reserve((outcome, issuer), _recipients(outcome, issuer))
             try:
@@ -559,12 +560,12 @@ class Server:
             pending.done.set()
 
     def _deliver_part(self, payload: tuple[Outcome, Session | None],
-                      wanted: Callable[[Session], bool] | None) -> None:
+                      wanted: Callable[[Recipient], bool] | None) -> None:
         outcome, issuer = payload
         self._deliver(outcome, issuer=issuer, wanted=wanted)
 
     def _deliver(self, outcome: Outcome, *, issuer: Session | None,
-                 wanted: Callable[[Session], bool] | None = None) -> None:
+                 wanted: Callable[[Recipient], bool] | None = None) -> None:
         """Queue `outcome`'s lines, prompts and closes for its recipients (only for those
         `wanted` accepts, if given: the others' part waits in `_order`). Called by
         `_order` only, so that nothing overtakes lines queued before it."""
@@ -572,7 +573,7 @@ class Server:
         issuer_prompt = None if outcome.holds_prompt else issuer
         if wanted is not None and issuer_prompt is not None and not wanted(issuer_prompt):
             issuer_prompt = None
-        touched: dict[Session, None] = {}
+        touched: dict[Recipient, None] = {}
         # A message fanned out to many recipients is rendered once per kind of client
         # and queued as the same bytes for each; the flusher later sends each recipient
         # everything queued for it in one piece.
@@ -581,13 +582,12 @@ class Server:
         for recipients, message in outcome.deliveries:
             clip_data = message.data if isinstance(message, ClipBytes) else None
             if wanted is not None:
-                recipients = tuple(r for r in recipients if wanted(r))  # type: ignore[arg-type]
+                recipients = tuple(r for r in recipients if wanted(r))
             if isinstance(message, ClipBytes) and message.status_of is not None:
                 # A status line: coalesced in each outbox.
                 self._deliver_status(recipients, message.status_of, message.data, issuer)
                 continue
             for recipient in recipients:
-                assert isinstance(recipient, Session)
                 if clip_data is not None:  # who-info, encoded once, for CLIP users only
                     if not recipient.clip:
                         continue
@@ -615,7 +615,6 @@ class Server:
             if connection is not None and connection.is_open and recipient.departure is None:
                 connection.write_prompt(presentation.prompt(recipient))
         for recipient, reason in outcome.closes:
-            assert isinstance(recipient, Session)
             if wanted is not None and not wanted(recipient):
                 continue
             connection = self._connections.get(recipient)
@@ -623,14 +622,13 @@ class Server:
                 log.info("closing connection of %s: %s", recipient.name, reason)
                 connection.close_soon()
 
-    def _deliver_status(self, recipients: Sequence[object], key: str, data: bytes,
+    def _deliver_status(self, recipients: Sequence[Recipient], key: str, data: bytes,
                         issuer: Session | None) -> None:
         """A user's who-info to CLIP `recipients`: it replaces that user's previous one
         still waiting in a recipient's outbox (`Connection.write_status`). Asks for no
         prompt: it is CLIP-only and never the answer to a command."""
         connections = self._connections
         for recipient in recipients:
-            assert isinstance(recipient, Session)
             if not recipient.clip:
                 continue
             connection = connections.get(recipient)
@@ -645,16 +643,15 @@ class Server:
         return len(self._connections)
 
 
-def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Session]:
+def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Recipient]:
     """Everyone `outcome` may send something to (lines, a prompt, a close); lazily, as
     the order needs them only while something waits (and chained in C: a broadcast
     reaches everyone online)."""
-    everyone: Iterator[Recipient] = chain(
+    return chain(
         chain.from_iterable(recipients for recipients, _ in outcome.deliveries),
         (recipient for recipient, _ in outcome.closes),
         () if issuer is None else (issuer,),
     )
-    return everyone  # type: ignore[return-value]  # (the shell's recipients are sessions)
 
 
 #: The listeners, as a start-up error names them (with the settings that choose the port).

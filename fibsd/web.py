@@ -20,6 +20,7 @@ permessage-deflate: CLIP lines are short, and inflating is a way to make a small
 
 from __future__ import annotations
 
+import gzip
 import importlib.resources
 import logging
 from collections.abc import Awaitable, Callable
@@ -178,6 +179,8 @@ class WebListener:
         self._allowed_origins = frozenset(origin.lower() for origin in allowed_origins)
         self._request_timeout = request_timeout_seconds
         self.files = load_static_files()
+        # The same files gzipped once (the page weighs a third as much on the wire).
+        self.gzipped = {path: gzip.compress(body, 9, mtime=0) for path, (body, _) in self.files.items()}
 
     async def handle(self, stream: trio.abc.Stream) -> None:
         """Serve one accepted connection (plain or TLS: a TLS handshake happens on the
@@ -224,7 +227,8 @@ class WebListener:
             headers = {name.lower(): value for name, value in request.headers}
             if _wants_websocket(headers) and target in WEBSOCKET_PATHS:
                 return await self._upgrade(http, stream, request, headers, peer)
-            await self._answer(http, stream, request.method, target)
+            gzip_ok = b"gzip" in headers.get(b"accept-encoding", b"").lower()
+            await self._answer(http, stream, request.method, target, gzip_ok=gzip_ok)
             if http.our_state is not h11.DONE or http.their_state is not h11.DONE:
                 return None
             http.start_next_cycle()
@@ -252,7 +256,7 @@ class WebListener:
                 return None
 
     async def _answer(self, http: h11.Connection, stream: trio.abc.Stream,
-                      method: bytes, target: str) -> None:
+                      method: bytes, target: str, *, gzip_ok: bool = False) -> None:
         if method not in (b"GET", b"HEAD"):
             await self._respond(http, stream, 405, b"Method not allowed\n",
                                 extra=[("Allow", "GET, HEAD")])
@@ -264,9 +268,14 @@ class WebListener:
                 status, body = 426, b"This is fibsd's WebSocket: connect with ws:// or wss://\n"
         else:
             status, (body, content_type) = 200, found
+        extra = [("Upgrade", "websocket")] if status == 426 else []
+        if found is not None:
+            extra.append(("Vary", "Accept-Encoding"))
+            if gzip_ok:
+                body = self.gzipped[target]
+                extra.append(("Content-Encoding", "gzip"))
         await self._respond(http, stream, status, body, content_type=content_type,
-                            head_only=method == b"HEAD",
-                            extra=[("Upgrade", "websocket")] if status == 426 else [])
+                            head_only=method == b"HEAD", extra=extra)
 
     async def _respond(
         self,

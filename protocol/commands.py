@@ -37,13 +37,13 @@ MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unver
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
     {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode",
-     "chouette", "team", "boxside", "clock", "correspondence"}
+     "chouette", "team", "boxside", "uninvite", "clock", "correspondence"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
 MAX_INVITATION_CODES: Final = 20
 #: fibsd's invitation words (an extension a plain FIBS client never sends).
-INVITE_OPTIONS: Final = ("holland", "jacoby")
+INVITE_OPTIONS: Final = ("holland", "jacoby", "nocrawford", "beavers")
 #: `invite NAME N clock` alone: the federations' standard, 12 s + 2 min per point (K2).
 CLOCK_STANDARD: Final = (12.0, 120.0, True)
 #: `clock PRESET` (club-play.md K3): delay, reserve, whether the reserve is per point.
@@ -431,6 +431,11 @@ class Clear:
 
 
 @attrs.frozen
+class Uninvite:
+    """`uninvite` (fibsd's extension): withdraw your outstanding invitation."""
+
+
+@attrs.frozen
 class Claim:
     """`claim` (fibsd's extension): win a match whose opponent dropped and did not come
     back within the grace period."""
@@ -687,7 +692,7 @@ Command: TypeAlias = (
     | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
-    | Chouette | Team | Boxside | ClockCommand | Correspondence
+    | Chouette | Team | Boxside | Uninvite | ClockCommand | Correspondence
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -1209,6 +1214,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "erase": _no_arguments(Erase),
     "export": _parse_export,
     "claim": _no_arguments(Claim),
+    "uninvite": _no_arguments(Uninvite),
     "clock": _no_arguments(ClockCommand),
     "correspondence": _optional_word(Correspondence),
     "chouette": _parse_chouette,
@@ -1481,6 +1487,8 @@ def format_command(command: Command | LoginLine) -> str:
             return "clear"
         case Claim():
             return "claim"
+        case Uninvite():
+            return "uninvite"
         case ClockCommand():
             return "clock"
         case Correspondence(name):

@@ -564,8 +564,9 @@ class Text(enum.Enum):
     HELP_GAG = "gag [<user>] - ignore what <user> tells, shouts, kibitzes (again to undo); alone: list."
     HELP_HELP = "help (man) [<command>] - list the commands, or explain one."
     HELP_INVITE = (
-        "invite (i) <user> [<length>|unlimited] [clock [<delay> <reserve>|fast|normal|casual|bullet]"
-        " | days <n>] - invite <user> to a match, or to resume one."
+        "invite (i) <user> [<length>|unlimited] [holland|jacoby|nocrawford|beavers]"
+        " [clock [<delay> <reserve>|fast|normal|casual|bullet] | days <n>]"
+        " - invite <user> to a match, or to resume one."
     )
     HELP_JOIN = "join [<user>] - accept <user>'s invitation; alone: continue with the next game."
     HELP_KIBITZ = "kibitz (k) <message> - talk to the players and watchers of your game."
@@ -739,6 +740,12 @@ class Text(enum.Enum):
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."
     YOU_RACCOON = "You raccoon. The cube shows {cube}."
+    # Withdrawing an invitation and an invitation's rules (fibsd's own, for the web client).
+    HELP_UNINVITE = "uninvite - withdraw the invitation you made."
+    YOU_UNINVITE = "** You withdrew your invitation to {name}."
+    NOTHING_TO_UNINVITE = "** You have not invited anyone."
+    UNINVITES_YOU = "** {name} withdrew the invitation."
+    INVITATION_RULES = "** The invitation's rules: {text}."
     RACCOONS_CUBE = "{name} raccoons. The cube shows {cube}."
     RACCOONS = "{name} raccoons."
 
@@ -898,6 +905,8 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     # FIBS saved the match when the opponent dropped: a FIBS client thinks it is not playing.
     Text.OPPONENT_DISCONNECTED: Text.NOT_PLAYING,
     Text.WHOIS_DROPS: None,
+    Text.UNINVITES_YOU: None,
+    Text.INVITATION_RULES: None,
     Text.CHOUETTE_DICE_COMMITMENT: None,
     Text.CHOUETTE_DICE_REVEALED: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client

@@ -164,6 +164,8 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             clocks.clock(r, session, out)
         case c.Correspondence():
             clocks.correspondence(r, session, command, out)
+        case c.Uninvite():
+            play.uninvite(r, session, out)
         case c.Erase():
             out.to(session, TextLine.of(Text.PERMISSION_DENIED))
         case (

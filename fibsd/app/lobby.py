@@ -59,10 +59,11 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
     redoubles = min(_redoubles_limit(a.variables.redoubles), _redoubles_limit(b.variables.redoubles))
     options = MatchOptions(
         length=None if unlimited else invitation.length,
-        crawford=a.toggles.crawford or b.toggles.crawford,  # unless both said no
+        # Unless both said no, or the invitation (which the invitee joined) said so.
+        crawford=(a.toggles.crawford or b.toggles.crawford) and not invitation.nocrawford,
         holland=invitation.holland and not unlimited,
         jacoby=unlimited and invitation.jacoby,
-        beavers=unlimited and redoubles > 0,
+        beavers=unlimited and (redoubles > 0 or invitation.beavers),
         auto_doubles_max=AUTO_DOUBLES_MAX if unlimited and a.toggles.autodouble and b.toggles.autodouble else 0,
     )
     dice = registry.match_dice.new()

@@ -12,21 +12,35 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 import attrs
 
-from protocol.messages import LogoutNotice
+from protocol.messages import LogoutNotice, ServerMessage
 
 if TYPE_CHECKING:
     from fibsd.store.api import Store
 
 
 class Recipient(Protocol):
-    """Anyone lines can be delivered to: a logged-in session."""
+    """Anyone lines can be delivered to: a logged-in session (`fibsd.app.session.Session`).
+
+    What the shell reads of a recipient to deliver to it: how to word its lines, whether
+    it gets prompts, and whether it is leaving (then it gets no new prompt)."""
 
     @property
+    def name(self) -> str: ...
+    @property
     def clip(self) -> bool: ...
+    @property
+    def clip_version(self) -> int: ...
+    @property
+    def extensions(self) -> bool: ...
+    @property
+    def prompts(self) -> bool: ...
+    @property
+    def departure(self) -> object | None: ...
+    def __hash__(self) -> int: ...
 
 
 @attrs.frozen
@@ -52,6 +66,10 @@ class ClipBytes:
     def lines(self) -> list[str]:
         return self.data.decode("utf-8").split("\r\n")[:-1]
 
+
+#: What can be delivered: a message of the codec (worded per recipient when it is
+#: delivered), literal lines, or CLIP lines already encoded.
+Delivery: TypeAlias = ServerMessage | Lines | ClipBytes
 
 Write = Callable[["Store"], None]
 
@@ -157,7 +175,7 @@ class Outcome:
 
     #: (recipients, message): one entry per message, however many it goes to, so that a
     #: broadcast to thousands of users is one entry rendered once per kind of client.
-    deliveries: list[tuple[tuple[Recipient, ...], object]] = attrs.field(factory=list)
+    deliveries: list[tuple[tuple[Recipient, ...], Delivery]] = attrs.field(factory=list)
     writes: list[Write] = attrs.field(factory=list)
     #: Writes that must wait until the deliveries are queued (deleting shown messages).
     writes_after_delivery: list[Write] = attrs.field(factory=list)
@@ -177,13 +195,13 @@ class Outcome:
     #: user as one piece.
     departures: list[LogoutNotice] = attrs.field(factory=list)
 
-    def to(self, recipient: Recipient, *messages: object) -> None:
+    def to(self, recipient: Recipient, *messages: Delivery) -> None:
         """Deliver `messages` to `recipient`, in order."""
         recipients = (recipient,)
         for message in messages:
             self.deliveries.append((recipients, message))
 
-    def to_each(self, recipients: Iterable[Recipient], message: object) -> None:
+    def to_each(self, recipients: Iterable[Recipient], message: Delivery) -> None:
         """Deliver one `message` to every one of `recipients` (a broadcast)."""
         group = tuple(recipients)
         if group:
@@ -193,7 +211,7 @@ class Outcome:
         """Deliver literal lines (already worded for both kinds of client)."""
         self.deliveries.append(((recipient,), Lines(tuple(lines))))
 
-    def pairs(self) -> Iterator[tuple[Recipient, object]]:
+    def pairs(self) -> Iterator[tuple[Recipient, Delivery]]:
         """Every (recipient, message) delivery, in order (broadcasts expanded)."""
         for recipients, message in self.deliveries:
             for recipient in recipients:

@@ -17,16 +17,14 @@ import datetime
 import functools
 import zoneinfo
 
-from fibsd.app.outcome import ClipBytes, Lines
+from fibsd.app.outcome import ClipBytes, Delivery, Lines, Recipient
 from fibsd.app.session import Session
 from protocol.framing import encode_line
 from protocol.listings import WhoEntry, time_lines
 from protocol.messages import (
     OwnInfo,
-    ServerMessage,
     WhoInfo,
     WhoInfoEnd,
-    is_server_message,
     render_lines,
 )
 from protocol.wording import Text
@@ -156,28 +154,20 @@ def _word(text: str) -> str:
 # ----------------------------------------------------------------- delivery
 
 
-def render(recipient: Session, message: object) -> list[str]:
+def render(recipient: Recipient, message: Delivery) -> list[str]:
     """The lines `message` becomes for `recipient` (CLIP or telnet wording)."""
     if isinstance(message, Lines):
         return list(message.lines)
     if isinstance(message, ClipBytes):
         return message.lines() if recipient.clip else []
-    return render_lines(_server_message(message), clip=recipient.clip,
+    return render_lines(message, clip=recipient.clip,
                         clip_version=recipient.clip_version, extensions=recipient.extensions)
 
 
-def prompt(recipient: Session) -> str:
+def prompt(recipient: Recipient) -> str:
     """What a telnet user is shown after each burst of output."""
     return Text.COMMAND_PROMPT.value
 
 
 def line_too_long_notice() -> str:
     return Text.LINE_TOO_LONG.value
-
-
-def _server_message(message: object) -> ServerMessage:
-    # Deliveries are typed loosely in `Outcome` (it sits below the codec's message types'
-    # users); anything that is not a server message is a programming error caught here.
-    if is_server_message(message):
-        return message
-    raise TypeError(f"cannot deliver {message!r}")

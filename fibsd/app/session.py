@@ -47,6 +47,8 @@ class Invitation:
     unlimited: bool = False
     holland: bool = False
     jacoby: bool = False
+    nocrawford: bool = False  # the inviter asks for no Crawford rule (fibsd's option word)
+    beavers: bool = False  # money play with beavers (fibsd's option word)
     #: The match clock agreed with the invitation (docs/clocks.md); None: no clock.
     clock: TimeControl | None = None
 

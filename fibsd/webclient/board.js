@@ -1,15 +1,19 @@
 // The board view: an SVG drawing of a parsed board: line, from the viewer's side (their
-// home board bottom right), with clickable points, highlighted targets, dice and cube.
+// home board bottom right), with clickable points, highlighted targets, dice and cube. The
+// viewer's checkers are always "me" (light), the other side's "them" (dark), whatever
+// colour FIBS gives them this game. The cube has a column of its own, left of the board.
 
 import { isCrawfordGame, owned, pipCounts } from "./clip.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const LEFT = 50;        // the cube's column
 const W = 40;           // width of a point
 const H = 440;          // height of the board
-const BAR_X = 6 * W;    // the bar column
-const TRAY_X = 13 * W;  // the bear-off tray
+const BAR_X = LEFT + 6 * W;    // the bar column
+const TRAY_X = LEFT + 13 * W;  // the bear-off tray
 const WIDTH = TRAY_X + 50;
 const R = 17;           // checker radius
+const NUM = 22;         // the strips for the point numbers
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
@@ -23,21 +27,27 @@ function place(p, direction) {
   const q = direction === -1 ? p : 25 - p;  // the viewer's own numbering, 1 = bottom right
   if (q <= 12) {
     const col = q <= 6 ? 13 - q : 12 - q;   // 1..6 right of the bar, 7..12 left
-    return { x: col * W, top: false };
+    return { x: LEFT + col * W, top: false };
   }
   const col = q <= 18 ? q - 13 : q - 12;    // 13..18 left, 19..24 right of the bar
-  return { x: col * W, top: true };
+  return { x: LEFT + col * W, top: true };
 }
 
-// Draws `board` into `svg`. `ui` = {selected, targets: Set, onPoint(p, event)}.
-export function drawBoard(svg, board, ui = {}) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${H}`);
+// Draws `board` into `svg`. `ui` = {selected, targets: Set, onPoint(p, event), onDrop,
+// remaining: the dice not used yet (the others are drawn grey), offer: {value} a cube
+// offered and not answered yet}.
+export function drawBoard(root, board, ui = {}) {
+  root.replaceChildren();
+  root.setAttribute("viewBox", `0 0 ${WIDTH} ${H + 2 * NUM}`);
+  // The point numbers go in strips above and below the board, clear of dice and checkers.
+  el("rect", { x: 0, y: 0, width: WIDTH, height: H + 2 * NUM, class: "strip" }, root);
+  const svg = el("g", { transform: `translate(0 ${NUM})` }, root);
   el("rect", { x: 0, y: 0, width: WIDTH, height: H, class: "frame" }, svg);
+  el("rect", { x: 0, y: 0, width: LEFT, height: H, class: "tray" }, svg);
   el("rect", { x: BAR_X, y: 0, width: W, height: H, class: "bar" }, svg);
   el("rect", { x: TRAY_X, y: 0, width: WIDTH - TRAY_X, height: H, class: "tray" }, svg);
-  const mineClass = board.colour === 1 ? "o" : "x";
-  const theirsClass = board.colour === 1 ? "x" : "o";
+  const mineClass = "me";
+  const theirsClass = "them";
   const targets = ui.targets || new Set();
 
   for (let p = 1; p <= 24; p++) {
@@ -47,15 +57,15 @@ export function drawBoard(svg, board, ui = {}) {
     const shade = (p + (top ? 1 : 0)) % 2 ? "light" : "dark";
     el("polygon", { points: `${x},${base} ${x + W},${base} ${x + W / 2},${tip}`,
       class: `point ${shade}${targets.has(p) ? " target" : ""}` }, svg);
-    const label = el("text", { x: x + W / 2, y: top ? H / 2 - 10 : H / 2 + 18, class: "number" }, svg);
+    const label = el("text", { x: x + W / 2, y: top ? -5 : H + NUM - 4, class: "number" }, svg);
     label.textContent = board.direction === -1 ? p : 25 - p;
     const count = owned(board, p);
     drawStack(svg, x + W / 2, top, Math.abs(count), count > 0 ? mineClass : theirsClass,
-      ui.selected === p);
+      ui.selected === p, 0, p);
     // The whole half-column is the click target, so a point with no checkers works too.
     const hit = el("rect", { x, y: top ? 0 : H / 2, width: W, height: H / 2,
       class: "hit", "data-point": p, "data-q": board.direction === -1 ? p : 25 - p,
-      "data-count": board.points[p] }, svg);
+      "data-count": board.points[p], "data-mine": count }, svg);
     if (ui.onPoint) hit.addEventListener("pointerdown", (e) => ui.onPoint(p, e));
     if (ui.onDrop) hit.addEventListener("pointerup", (e) => ui.onDrop(p, e));
   }
@@ -80,25 +90,26 @@ export function drawBoard(svg, board, ui = {}) {
   if (ui.onDrop) offHit.addEventListener("pointerup", (e) => ui.onDrop(board.home, e));
   if (ui.onPoint) offHit.addEventListener("pointerdown", (e) => ui.onPoint(board.home, e));
 
-  // The cube: in the middle of the tray when centred, else on its owner's side.
+  // The cube, in its own column: in the middle when centred, else on its owner's side.
   const owner = board.cube === 1 ? 0 : board.mayDouble[0] && !board.mayDouble[1] ? 1
     : !board.mayDouble[0] && board.mayDouble[1] ? -1 : 0;
-  const cy = owner === 1 ? H - 140 : owner === -1 ? 100 : H / 2 - 20;
-  el("rect", { x: TRAY_X + 5, y: cy, width: 40, height: 40, rx: 5, class: "cube" }, svg);
-  const cubeText = el("text", { x: TRAY_X + 25, y: cy + 27, class: "cube-text", id: "cube-value" }, svg);
-  cubeText.textContent = board.cube === 1 ? "64" : board.cube;
+  const cy = owner === 1 ? H - 60 : owner === -1 ? 20 : H / 2 - 20;
+  drawCube(svg, 5, cy, board.cube === 1 ? "64" : board.cube, "cube", "cube-value");
+  // A double not answered yet: the offered cube on the board, in front of who must answer.
+  if (ui.offer) drawCube(svg, LEFT + 3 * W - 20, ui.offer.toMe ? H / 2 + 40 : H / 2 - 80, ui.offer.value,
+    "cube offered", "offered-cube");
 
   // Dice: the player's right of the bar, the opponent's left of it.
-  drawDice(svg, board.dice, 9 * W, mineClass, "my-dice");
-  drawDice(svg, board.opponentDice, 2 * W, theirsClass, "their-dice");
-  return svg;
+  drawDice(svg, board.dice, LEFT + 8 * W - 10, mineClass, "my-dice", ui.remaining);
+  drawDice(svg, board.opponentDice, LEFT + 1.5 * W, theirsClass, "their-dice");
+  return root;
 }
 
-function drawStack(svg, cx, top, count, cls, selected, start = 0) {
+function drawStack(svg, cx, top, count, cls, selected, start = 0, p = "bar") {
   const shown = Math.min(count, 5);
   for (let i = 0; i < shown; i++) {
     const cy = top ? start + R + 2 + i * 2 * R : H - start - R - 2 - i * 2 * R;
-    el("circle", { cx, cy, r: R, class: `checker ${cls}${selected && i === shown - 1 ? " selected" : ""}` }, svg);
+    el("circle", { cx, cy, r: R, "data-p": p, class: `checker ${cls}${selected && i === shown - 1 ? " selected" : ""}` }, svg);
   }
   if (count > 5) {
     const cy = top ? start + R + 2 + 4 * 2 * R : H - start - R - 2 - 4 * 2 * R;
@@ -107,30 +118,40 @@ function drawStack(svg, cx, top, count, cls, selected, start = 0) {
   }
 }
 
-function drawDice(svg, dice, x, cls, id) {
+function drawCube(svg, x, y, value, cls, id) {
+  const g = el("g", { class: cls, id }, svg);
+  el("rect", { x, y, width: 40, height: 40, rx: 5, class: "cube" }, g);
+  el("text", { x: x + 20, y: y + 27, class: "cube-text" }, g).textContent = value;
+}
+
+// The dice; with `remaining` (the values not used yet), the used ones are drawn grey.
+// Doubles show four dice.
+function drawDice(svg, dice, x, cls, id, remaining) {
   if (!dice[0]) return;
-  const group = el("g", { id, "data-dice": dice.join(",") }, svg);
-  dice.forEach((value, i) => {
-    const dx = x + i * 46, dy = H / 2 - 19;
-    el("rect", { x: dx, y: dy, width: 38, height: 38, rx: 6, class: `die ${cls}` }, group);
+  const all = dice[0] === dice[1] && remaining ? Array(4).fill(dice[0]) : dice;
+  const left = remaining ? remaining.slice() : null;
+  const used = all.map((v) => { if (!left) return false; const i = left.indexOf(v); if (i < 0) return true; left.splice(i, 1); return false; });
+  const group = el("g", { id, "data-dice": dice.join(","), "data-used": used.filter(Boolean).length }, svg);
+  const size = all.length > 2 ? 30 : 38;
+  all.forEach((value, i) => {
+    const dx = x + i * (size + 6), dy = H / 2 - size / 2, k = size / 4;
+    el("rect", { x: dx, y: dy, width: size, height: size, rx: 6, class: `die ${cls}${used[i] ? " used" : ""}` }, group);
     const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
       4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
       6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] }[value] || [];
-    for (const [px, py] of pips) el("circle", { cx: dx + px * 9.5, cy: dy + py * 9.5, r: 3.5, class: "pip" }, group);
+    for (const [px, py] of pips) el("circle", { cx: dx + px * k, cy: dy + py * k, r: size / 11, class: "pip" }, group);
   });
 }
 
 // One line of text about the match: names, score, length, Crawford, pips.
 export function describe(board) {
-  const me = board.player === "You" ? "You" : board.player;
+  const me = board.player;
   const length = board.matchLength === 9999 ? "unlimited match" : `${board.matchLength}-point match`;
   const crawford = isCrawfordGame(board) ? " · Crawford game" : board.postCrawford ? " · post-Crawford" : "";
   const [mine, theirs] = pipCounts(board);
-  const colour = board.colour === 1 ? "white" : "black";
-  const who = board.player === "You" ? `you play ${colour}` : `${board.player} plays ${colour}`;
   return {
     score: `${me} ${board.score[0]} – ${board.score[1]} ${board.opponent}`,
-    match: `${length}${crawford} · ${who}`,
+    match: `${length}${crawford}`,
     pips: `pips: ${me} ${mine} · ${board.opponent} ${theirs}`,
   };
 }

@@ -169,7 +169,6 @@ class CoreDriver:
 
     def _deliver(self, outcome: Outcome) -> None:
         for recipient, message in outcome.pairs():
-            assert isinstance(recipient, Session)
             lines = presentation.render(recipient, message)
             for text in lines:  # the codec frames lines: none may contain a line end
                 assert isinstance(text, str)

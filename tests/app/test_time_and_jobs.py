@@ -32,7 +32,7 @@ def test_the_core_tick_applies_a_chouette_deadline() -> None:
     c.driver.log_out("bx", Departure.DROPPED)
     c.driver.tick(299)
     told = c.take("cp")
-    assert "Chouette: bx dropped; 300 seconds to come back." in told
+    assert "Chouette: bx (the box) dropped; 300 seconds to come back, or he abandons the game." in told
     assert "Chouette: bx leaves." not in told
     c.driver.tick(1)  # box_absent_seconds (300) are over
     told = c.take("cp")

@@ -118,6 +118,7 @@ PARSED: list[tuple[str, Command]] = [
     ("erase", c.Erase()),
     ("export", c.Export()),
     ("claim", c.Claim()),
+    ("uninvite", c.Uninvite()),
     ("export 12", c.Export(12)),
     ("shutdown 60", c.Shutdown(60)),
     ("broadcast  back in 5 minutes ", c.Broadcast("back in 5 minutes")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 
 import trio
+import trio.testing
 
 from fibsd.config import Config
 from fibsd.connection import Connection, Flusher
@@ -42,7 +43,7 @@ async def test_output_beyond_the_socket_buffer_arrives_whole_and_in_order() -> N
         lines = [f"line {number:06d} {'x' * 60}" for number in range(20_000)]
         for start in range(0, len(lines), 100):
             connection.write_lines(lines[start:start + 100])
-        await trio.sleep(0.05)  # the flusher ran; the kernel took only a little
+        await trio.testing.wait_all_tasks_blocked()  # the flusher ran; the kernel took only a little
         assert connection.is_open
         expected = b"".join(f"{line}\r\n".encode() for line in lines)
         assert len(expected) > 1_000_000

@@ -4,6 +4,7 @@ drop handling and shutdown. (The page itself is tested in a browser: test_web_br
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,11 @@ async def test_the_page_and_its_files_are_served_and_nothing_else(start_server: 
     assert status == 200 and headers["content-type"].startswith("text/javascript")
     status, headers, body = await http(door.port, get("/app.js", method="HEAD"))
     assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+    # A browser asking for gzip gets the same file gzipped (a third of the bytes or less).
+    status, headers, body = await http(door.port, get("/app.js", extra="Accept-Encoding: gzip, br\r\n"))
+    plain = (Path(__file__).parents[2] / "fibsd/webclient/app.js").read_bytes()
+    assert status == 200 and headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
+    assert gzip.decompress(body) == plain and len(body) * 3 < len(plain)
     for path in ("/../setup.cfg", "/__init__.py", "/nothing.html", "/webclient/app.js"):
         status, _, _ = await http(door.port, get(path))
         assert status == 404, path

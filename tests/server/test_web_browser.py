@@ -1,10 +1,12 @@
-"""The web client in a real browser (issue 16): Debian's headless Chromium, driven by
-selenium through chromium-driver, against a real server on 127.0.0.1 (port 0) running in
-a thread with scripted dice. Users register and log in through the page; two of them play
-a whole 3-point match by clicking (roll, moves, double, take, resignations, the next
-game, the Crawford game); a third watches and her page follows the board.
+"""The web client in a real browser (issues 16 and 25): Debian's headless Chromium, driven
+by selenium through chromium-driver, against a real server on 127.0.0.1 (port 0) running
+in a thread with scripted dice and a manual clock. Users register and log in through the
+page; two of them play whole matches by clicking (roll, moves confirmed or sent at once,
+double, take, resignations confirmed, results, the next game, the Crawford game, a
+rematch); a third watches and her page follows the board. Each test names the defects of
+issue 25 it pins (#1 ... #14).
 
-Set FIBSD_WEB_SCREENSHOT=docs/web-match.png to save the match view while it is played.
+Set FIBSD_WEB_SCREENSHOTS=docs to save a screenshot of each screen into docs/.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class ThreadedServer:
     def __init__(self, tmp_path: Path, dice: ScriptedDice) -> None:
         self.config = conftest.test_config(tmp_path, **{"web.web_enabled": True, "web.web_port": 0})
         self.dice = dice
+        self.clock = ManualClock()
         self.server: Server | None = None
         self.token: trio.lowlevel.TrioToken | None = None
         self.started = threading.Event()
@@ -56,7 +59,7 @@ class ThreadedServer:
         async def main() -> None:
             store = Store.open(self.config.db_path)
             try:
-                self.server = Server(self.config, store, clock=ManualClock(),
+                self.server = Server(self.config, store, clock=self.clock,
                                      hasher=PasswordHasher.for_tests("pbkdf2_sha256"), dice=self.dice)
                 self.token = trio.lowlevel.current_trio_token()
                 async with trio.open_nursery() as nursery:
@@ -83,6 +86,11 @@ class ThreadedServer:
         assert not self.thread.is_alive()
         assert self.failure is None, self.failure
 
+    def advance(self, seconds: float) -> None:
+        """Move the server's clock on (in its own thread)."""
+        assert self.token is not None
+        trio.from_thread.run_sync(self.clock.advance, seconds, trio_token=self.token)
+
     @property
     def url(self) -> str:
         assert self.server is not None
@@ -104,6 +112,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
         f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
     ):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors are failures
     os.environ.setdefault("SE_OFFLINE", "true")  # never let selenium look for drivers online
     driver = webdriver.Chrome(options=options,
                               service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
@@ -143,7 +152,8 @@ class Page:
         try:
             return WebDriverWait(self.driver, WAIT_SECONDS, poll_frequency=0.05).until(check)
         except TimeoutException:
-            raise AssertionError(f"never saw {what}; log: {self.text('#log')[-1500:]}") from None
+            raise AssertionError(f"never saw {what}; turn: {self.text('#turn-info')!r}; "
+                                 f"log: {self.text('#log')[-1500:]}") from None
 
     def text(self, css: str) -> str:
         return str(self.find(css).get_attribute("textContent"))
@@ -153,8 +163,14 @@ class Page:
         return bool(elements) and elements[0].is_displayed()
 
     def click(self, css: str) -> None:
-        self.wait(lambda: self.visible(css), css)
-        self.find(css).click()
+        """Click `css` once it is shown (again, if the view was redrawn under the click)."""
+        def attempt() -> bool:
+            if not self.visible(css):
+                return False
+            self.find(css).click()
+            return True
+
+        self.wait(attempt, css)
 
     def wait_log(self, text: str) -> None:
         self.wait(lambda: text in self.text("#log"), repr(text))
@@ -182,30 +198,90 @@ class Page:
     def counts(self) -> list[str]:
         return [self.find(f'#board [data-point="{p}"]').get_attribute("data-count") for p in range(1, 25)]
 
+    def js(self, script: str, *args: Any) -> Any:
+        return self.focus().execute_script(script, *args)
+
+    def shown(self, css: str) -> bool:
+        """The element exists and is not hidden (whether or not it is scrolled into view)."""
+        return bool(self.js(f"const e = document.querySelector({css!r}); return !!e && e.checkVisibility();"))
+
+    def log_text(self) -> str:
+        """The log without the server's message of the day."""
+        return str(self.js("return [...document.querySelectorAll('#log > div:not(.motd)')]"
+                           ".map((d) => d.textContent).join('\\n')"))
+
     def dice(self) -> str:
         found = self.focus().find_elements(By.CSS_SELECTOR, "#board #my-dice")
         return str(found[0].get_attribute("data-dice")) if found else ""
 
 
+SHOTS = os.environ.get("FIBSD_WEB_SCREENSHOTS")
+ME_FILL = "rgb(247, 243, 234)"  # --me: the viewer's checkers, whatever FIBS's colour
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        page.focus().save_screenshot(str(Path(SHOTS) / f"web-{name}.png"))
+
+
 def register(page: Page, name: str) -> None:
     page.enter(name, "secret1")
     page.click("#register-button")
+    page.wait(lambda: page.visible("#login-password2"), "the retype field")  # #13
+    page.fill("#login-password2", "secret1")
+    page.click("#register-button")
     page.logged_in(name)
     page.wait_log(f"Welcome, {name}: you are registered.")
-    page.click("#ready")
+    # A new account is made ready by the page: others see an Invite button (#13).
     page.wait(lambda: page.find("#ready").is_selected(), "ready checked")
 
 
-def test_register_log_out_and_log_in_with_a_wrong_then_the_right_password(
-        browser: WebDriver, tmp_path: Path) -> None:
+def hide(page: Page) -> None:
+    """The tab goes to the background (as far as the page can tell)."""
+    page.js("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});"
+            "document.hasFocus = () => false;")
+
+
+def unhide(page: Page) -> None:
+    page.js("delete document.hidden; document.hasFocus = () => true;"
+            "document.dispatchEvent(new Event('visibilitychange'));")
+
+
+def checker_fill(page: Page, q: int) -> str:
+    """The fill of the top checker on the viewer's point q."""
+    p = page.find(f'#board [data-q="{q}"]').get_attribute("data-point")
+    return str(page.js(f"return getComputedStyle(document.querySelector('#board circle[data-p=\"{p}\"]')).fill"))
+
+
+def test_register_log_out_log_in_reload_and_the_drawing(browser: WebDriver, tmp_path: Path) -> None:
     with ThreadedServer(tmp_path, ScriptedDice()) as server:
         page = Page(browser, server.url, new_tab=False)
         assert browser.title == "fibsd"
+        # Registering asks for the password twice (#13).
+        page.enter("dora", "secret1")
+        page.click("#register-button")
+        page.wait(lambda: page.visible("#login-password2"), "the retype field")
+        page.fill("#login-password2", "secret2")
+        page.click("#register-button")
+        page.wait(lambda: "The two passwords differ." in page.text("#login-error"), "the mismatch")
         register(page, "dora")
         page.wait(lambda: page.visible('#who tr[data-user="dora"]'), "dora in the who list")
+        assert "ready" == page.text('#who tr[data-user="dora"] td:nth-child(4)')
+        # The page's own set-up replies stay out of the user's log (#10).
+        log = page.log_text()
+        assert "Value of" not in log and "You will be" not in log and "notified" not in log, log
+        # A reload keeps the login (#13).
+        browser.refresh()
+        page.logged_in("dora")
         page.click("#logout")
         page.wait(lambda: page.visible("#login-view"), "the login form")
+        browser.refresh()
+        page.wait(lambda: page.visible("#login-view") and page.find("#login-name").get_attribute("value") == "dora"
+                  or page.find("#login-name").get_property("value") == "dora", "the name remembered, no login")
+        assert not page.visible("#lobby-view")
         page.enter("Dora", "another1")  # names are case-insensitive: taken
+        page.click("#register-button")
+        page.fill("#login-password2", "another1")
         page.click("#register-button")
         page.wait(lambda: "Please use another name." in page.text("#login-error"), "the name refused")
         page.enter("dora", "wrong-password")
@@ -215,6 +291,35 @@ def test_register_log_out_and_log_in_with_a_wrong_then_the_right_password(
         page.click("#login-button")
         page.logged_in("dora")
         page.wait_log("Logged in as dora.")
+        shot(page, "lobby")
+
+        # The drawing (#1): a bear-off position with 12 checkers off and the cube owned;
+        # the lit tray is yellow, and the cube lies outside the tray, not over its checkers.
+        drawn = page.focus().execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            Promise.all([import('./board.js'), import('./clip.js')]).then(([board, clip]) => {
+              const f = 'board:You:bob:5:0:0:0:0:0:0:0:0:3:0:0:0:0:0:0:0:0:0:0:0:0:-2:0:0:-11:0:0:0:1:6:5:0:0:2:1:0:0:1:-1:0:25:12:2:0:0:2:0:0:0';
+              const b = clip.parseBoard(f);
+              const svg = document.getElementById('board');
+              document.getElementById('match-view').hidden = false;
+              svg.scrollIntoView();
+              const home = b.home;
+              board.drawBoard(svg, b, {targets: new Set([home]), onPoint() {}, onDrop() {}});
+              const tray = svg.querySelector('[data-point="off"]');
+              const cube = svg.querySelector('#cube-value rect').getBoundingClientRect();
+              const t = tray.getBoundingClientRect();
+              const offs = [...svg.querySelectorAll('rect.checker.me')].map((r) => r.getBoundingClientRect());
+              const hit = document.elementFromPoint(t.x + t.width / 2, t.y + t.height / 2);
+              done({fill: getComputedStyle(tray).fill, off: offs.length,
+                    cubeInTray: cube.x + cube.width > t.x, topHit: hit === tray,
+                    covered: offs.some((o) => o.x < cube.x + cube.width && cube.x < o.x + o.width
+                                             && o.y < cube.y + cube.height && cube.y < o.y + o.height)});
+              svg.replaceChildren();
+              document.getElementById('match-view').hidden = true;
+            });""")
+        assert drawn == {"fill": "rgba(255, 213, 74, 0.533)", "off": 12, "cubeInTray": False,
+                         "topHit": True, "covered": False}, drawn
+
         # A phone-sized screen: one column, nothing wider than the screen.
         browser.set_window_size(390, 844)
         try:
@@ -223,12 +328,13 @@ def test_register_log_out_and_log_in_with_a_wrong_then_the_right_password(
             assert page.find("#lobby-view").rect["x"] == page.find("#chat-view").rect["x"]
         finally:
             browser.set_window_size(1200, 900)
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
     # The opening roll 3-1 (alice moves first), bob's roll 6-5, alice's roll after the
-    # double 2-1, then the opening roll of the Crawford game 4-2.
-    dice = ScriptedDice([3, 1, 6, 5, 2, 1, 4, 2], coin=0)
+    # double 2-1, the opening roll of the Crawford game 4-2, the rematch's 5-3.
+    dice = ScriptedDice([3, 1, 6, 5, 2, 1, 4, 2, 5, 3], coin=0)
     with ThreadedServer(tmp_path, dice) as server:
         alice = Page(browser, server.url, new_tab=False)
         register(alice, "alice")
@@ -237,31 +343,57 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         carol = Page(browser, server.url)
         register(carol, "carol")
 
-        # alice invites bob to a 3-point match from the lobby; bob joins.
+        # alice invites bob to a 3-point match and sees her invitation waiting (#14); bob's
+        # tab is in the background: its title calls him back (#11).
+        hide(bob)
         alice.wait(lambda: alice.visible('#who tr[data-user="bob"] button[data-action="invite"]'), "bob ready")
-        Select(alice.find("#invite-length")).select_by_visible_text("3")
+        alice.fill("#invite-length", "3")
         alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+        alice.wait(lambda: "You invited bob to a 3 point match" in alice.text("#outgoing"), "the invitation shown")
+        bob.wait(lambda: bob.focus().title == "(1) alice invites you – fibsd", "the title calling bob")
+        unhide(bob)
+        bob.wait(lambda: bob.focus().title == "fibsd", "the title back")
         bob.click('#invitations [data-from="alice"] button[data-action="join"]')
         alice.wait(lambda: alice.visible("#match-view") and alice.dice() == "3,1", "the opening roll")
         assert "3-point match" in alice.text("#match-info")
         assert alice.text("#score").startswith("You 0")
+        alice.wait(lambda: not alice.text("#outgoing"), "the invitation gone")
 
         # carol watches alice.
         carol.click('#who tr[data-user="alice"] button[data-action="watch"]')
         carol.wait(lambda: carol.visible("#match-view"), "carol's board")
-        carol.wait(lambda: "Watching alice." in carol.text("#turn-info"), "carol watching")
+        carol.wait(lambda: "Watching alice play bob." in carol.text("#turn-info"), "carol watching")
 
-        # alice plays 8/5 6/5 by clicking: a checker, then its highlighted target.
+        # Each player's own checkers are the light ones (#5).
+        assert checker_fill(alice, 6) == ME_FILL and checker_fill(bob, 6) == ME_FILL
+        colour = alice.js("return fibsd.board.colour")
+
+        # alice plays 8/5 6/5 by clicking: a checker, then its highlighted target. The move
+        # waits for her confirmation; Undo takes it back (#8); the used dice are grey (#9).
         assert alice.count(8) * alice.count(6) > 0  # her own checkers, whatever her colour
         alice.point(8)
         alice.wait(lambda: "target" in alice.find("#board polygon.target").get_attribute("class"), "targets")
         alice.point(5)
+        alice.wait(lambda: alice.find("#board #my-dice").get_attribute("data-used") == "1", "one die used")
+        assert len(alice.focus().find_elements(By.CSS_SELECTOR, "#board .die.used")) == 1
         alice.point(6)
         alice.point(5)
+        alice.wait(lambda: alice.visible("#confirm-move") and "Confirm your move" in alice.text("#turn-info"),
+                   "the confirmation")
+        alice.click("#undo")
+        alice.wait(lambda: abs(alice.count(8)) == 3 and abs(alice.count(5)) == 0, "the move undone")
+        assert "alice moves" not in bob.log_text()
+        alice.point(8)
+        alice.point(5)
+        alice.point(6)
+        alice.point(5)
+        alice.click("#confirm-move")
         bob.wait_log("alice moves")
         bob.wait(lambda: abs(bob.count(20)) == 2, "alice's made point on bob's board")  # her 5 is his 20
 
-        # bob rolls 6-5 and runs a back checker 24/13: 24/18 by clicking, 18/13 by dragging.
+        # bob sends his moves at once (the option, #8): rolls 6-5 and runs 24/13, 24/18 by
+        # clicking, 18/13 by dragging.
+        bob.click("#auto-send")
         bob.click("#roll")
         bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
         bob.point(24)
@@ -276,10 +408,29 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         alice.wait_log("bob moves")
         carol.wait(lambda: carol.counts() == bob.counts(), "carol's board following")
         alice.wait(lambda: alice.counts() == bob.counts(), "alice's board after bob's move")
+        assert [li.text for li in alice.focus().find_elements(By.CSS_SELECTOR, "#movelist li")] \
+            or alice.js("return fibsd.moveList.length") == 2
 
-        # alice doubles, bob takes; alice is rolled for, then resigns a single game.
+        # A refusal shows on top of the screen, not only in the log (#9).
+        Select(bob.find("#chat-kind")).select_by_value("command")
+        bob.fill("#chat-text", "roll")
+        bob.click('#chat-form button[type="submit"]')
+        bob.wait(lambda: bob.visible("#notice") and "not your turn" in bob.text("#notice"), "the refusal on top")
+        assert bob.find("#notice").rect["y"] < 100
+        Select(bob.find("#chat-kind")).select_by_value("say")
+
+        # alice doubles: bob's page draws the offered cube and names the stake; alice waits
+        # for his answer (#6); bob's background tab is called (#11).
+        hide(bob)
         alice.click("#double")
-        bob.wait_log("alice doubles.")
+        alice.wait(lambda: alice.text("#turn-info") == "Waiting for bob to take or pass your double to 2.",
+                   "alice waiting")
+        bob.wait(lambda: bob.text("#turn-info")
+                 == "alice doubles to 2: take and play on for 2 points, or pass and give up 1 point.", "the stake")
+        bob.wait(lambda: bob.focus().title.endswith("alice doubles – fibsd"), "the title calling bob")
+        unhide(bob)
+        assert bob.text("#offered-cube") == "2" and bob.text("#accept") == "Take"
+        shot(bob, "double")
         bob.click("#accept")
         alice.wait_log("bob accepts the double. The cube shows 2.")
         alice.wait(lambda: alice.text("#cube-value") == "2" and alice.dice() == "2,1", "cube 2")
@@ -287,75 +438,291 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         alice.point(13)
         alice.wait(lambda: len(alice.focus().find_elements(By.CSS_SELECTOR, "#board polygon.target")) == 1,
                    "one target")
+        shot(alice, "match")
         if os.environ.get("FIBSD_WEB_SCREENSHOT"):
             alice.focus().save_screenshot(os.environ["FIBSD_WEB_SCREENSHOT"])
-        # On a phone the board fits the screen's width, and the buttons stay below it.
+        # On a phone the board fits the screen's width, its numbers are readable, the
+        # buttons are below it and the chat's input is on the first screen (#12).
         browser.set_window_size(390, 844)
         try:
             alice.wait(lambda: browser.execute_script(
                 "return document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling")
+            alice.js("window.scrollTo(0, 0)")
             board, resign = alice.find("#board").rect, alice.find("#resign").rect
             assert board["width"] <= 390 and resign["y"] > board["y"] + board["height"]
-            if os.environ.get("FIBSD_WEB_PHONE_SCREENSHOT"):
-                browser.save_screenshot(os.environ["FIBSD_WEB_PHONE_SCREENSHOT"])
+            number = alice.js("return document.querySelector('#board .number').getBoundingClientRect().height")
+            assert number >= 11, number
+            chat = alice.find("#chat-text").rect
+            assert chat["y"] + chat["height"] <= alice.js("return window.innerHeight"), chat
+            shot(alice, "phone")
         finally:
             browser.set_window_size(1200, 900)
+
+        # Resigning asks first and names the points (#7).
+        Select(alice.find("#resign-kind")).select_by_value("g")
+        alice.click("#resign")
+        alice.wait(lambda: alice.text("#resign-text") == "Resign a gammon? bob wins 4 points.", "the question")
+        alice.click("#resign-no")
+        assert "wants to resign" not in bob.log_text()
         Select(alice.find("#resign-kind")).select_by_value("n")
         alice.click("#resign")
-        bob.wait_log("alice wants to resign. You will win 2 points.")
+        alice.wait(lambda: alice.text("#resign-text") == "Resign a single game? bob wins 2 points.", "the question")
+        alice.click("#resign-yes")
+        alice.wait(lambda: alice.text("#turn-info") == "Waiting for bob to answer your resignation (2 points).",
+                   "alice waiting")
+        bob.wait(lambda: bob.text("#turn-info") == "alice offers to resign: you win 2 points if you accept.",
+                 "the offer")
+        assert bob.text("#accept") == "Accept" and not bob.visible("#resign-box")
         bob.click("#accept")
-        bob.wait_log("You accept and win 2 points.")
 
-        # The next game is the Crawford game; alice resigns it and bob wins 3-0.
+        # The result: winner, points, the new score, Next game (#4).
+        for page, text in ((alice, "bob wins"), (bob, "You win"), (carol, "bob wins")):
+            page.wait(lambda: page.text("#result-text") == f"{text} the game and 2 points.", f"{text}")
+        alice.wait(lambda: alice.text("#result-score") == "Score: You 0 – 2 bob (3-point match).", "the score")
+        carol.wait(lambda: carol.text("#result-score") == "Score: alice 0 – 2 bob (3-point match).", "the score")
+        assert not alice.visible("#resign-box") and not alice.visible("#roll") and alice.text("#turn-info") == ""
+        shot(alice, "result")
         alice.click("#join-next")
+        alice.wait(lambda: alice.text("#turn-info") == "Waiting for bob to start the next game.", "alice waiting")
         bob.click("#join-next")
+
+        # The next game is the Crawford game; FIBS gave alice the other colour, the page
+        # still draws hers light (#5).
         alice.wait(lambda: alice.dice() == "4,2", "the opening roll of game 2")
         assert "Crawford game" in alice.text("#match-info")
         assert alice.text("#score").startswith("You 0") and alice.text("#score").endswith("2 bob")
+        assert alice.js("return fibsd.board.colour") == -colour
+        assert checker_fill(alice, 6) == ME_FILL and checker_fill(bob, 6) == ME_FILL
+        Select(alice.find("#resign-kind")).select_by_value("b")
         alice.click("#resign")
+        alice.wait(lambda: alice.text("#resign-text") == "Resign a backgammon? bob wins 3 points.", "the question")
+        alice.click("#resign-yes")
         bob.click("#accept")
-        bob.wait_log("You win the 3 point match 3-0 .")
-        alice.wait_log("bob wins the 3 point match 3-0 .")
-        carol.wait_log("bob wins the 3 point match 3-0 .")
+        bob.wait(lambda: bob.text("#result-text") == "You win the 3-point match 5–0.", "bob's match")
+        for page in (alice, carol):
+            page.wait(lambda: page.text("#result-text") == "bob wins the 3-point match 5–0.", "the match's end")
+        assert alice.visible("#rematch") and alice.visible("#to-lobby") and not alice.visible("#join-next")
+        carol.wait(lambda: carol.visible("#to-lobby"), "carol's way back")
+        carol.click("#to-lobby")
+        carol.wait(lambda: not carol.visible("#match-view"), "carol in the lobby")
+
+        # A rematch: the resignation's kind is back to single (#7).
+        alice.click("#rematch")
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.dice() == "5,3" and alice.text("#score").startswith("You 0 – 0"), "the rematch")
+        assert Select(alice.find("#resign-kind")).first_selected_option.get_attribute("value") == "n"
+        assert not alice.visible("#result")
+
+        # The finished match, replayed move by move; the leaderboard.
+        alice.click("#show-history")
+        alice.click('#history tr[data-match="1"] button[data-action="replay"]')
+        alice.wait(lambda: alice.text("#replay-caption").endswith("Game 1: alice 0 – 0 bob"), "the replay")
+        alice.click('#extra button[data-action="forward"]')
+        alice.wait(lambda: alice.text("#replay-caption").endswith("alice: 31: 8/5 6/5"), "alice's first move")
+        assert alice.find('#replay-board [data-q="5"]').get_attribute("data-mine") == "2"
+        alice.click('#extra button[data-action="forward"]')
+        alice.wait(lambda: alice.text("#replay-caption").endswith("bob: 65: 24/18 18/13"), "bob's move")
+        assert alice.find('#replay-board [data-q="12"]').get_attribute("data-mine") == "-6"
+        shot(alice, "replay")
+        alice.click("#show-ratings")
+        alice.wait(lambda: alice.visible("#leaderboard"), "the leaderboard")
+
+        # The page's weight with everything loaded (more.js included): at most twice
+        # issue 25's start (43 KB, 6 requests), on the wire.
+        entries = alice.js("return [...performance.getEntriesByType('navigation'),"
+                           " ...performance.getEntriesByType('resource')]"
+                           ".map((e) => [e.name, e.transferSize, e.decodedBodySize])")
+        wire = sum(size for _, size, _ in entries)
+        print(f"page: {len(entries)} requests, {wire} bytes on the wire, "
+              f"{sum(body for _, _, body in entries)} bytes of files: {entries}")
+        assert len(entries) <= 12 and wire <= 86_000, entries
+        assert all(name.startswith(server.url) for name, _, _ in entries)  # nothing from the internet
+
+        # No telnet wording and no registration noise in anyone's log (#6, #10).
+        for page in (alice, bob, carol):
+            log = page.log_text()
+            assert "Type '" not in log and "type '" not in log, log
+        assert "bob drops connection" not in alice.log_text() and "bob logs out" not in alice.log_text(), alice.log_text()
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
-def test_lobby_decline_chat_leave_and_resume(browser: WebDriver, tmp_path: Path) -> None:
+def test_invitations_chat_leave_resume_reload_drop_and_claim(browser: WebDriver, tmp_path: Path) -> None:
     with ThreadedServer(tmp_path, ScriptedDice([3, 1], coin=0)) as server:
         alice = Page(browser, server.url, new_tab=False)
         register(alice, "alice")
         bob = Page(browser, server.url)
         register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
         invite = '#who tr[data-user="bob"] button[data-action="invite"]'
 
-        # bob declines a first invitation: alice is told.
+        # Money play with the Jacoby rule and beavers; the invitee is told; alice withdraws
+        # it (#14).
+        Select(alice.find("#invite-kind")).select_by_value("unlimited")
+        alice.click("#opt-jacoby")
+        alice.click("#opt-beavers")
         alice.click(invite)
-        bob.wait(lambda: "alice wants to play a 3 point match with you." in bob.text("#invitations"),
-                 "the invitation")
+        bob.wait(lambda: "alice wants to play an unlimited match (Jacoby rule, beavers)." in bob.text("#invitations")
+                 or "alice wants to play an unlimited match (beavers, Jacoby rule)." in bob.text("#invitations"),
+                 "the invitation with its rules")
+        alice.click('#outgoing button[data-action="uninvite"]')
+        bob.wait(lambda: not bob.text("#invitations"), "the invitation withdrawn")
+        alice.wait(lambda: not alice.text("#outgoing"), "alice's invitation gone")
+
+        # bob declines a second invitation: alice is told.
+        alice.click(invite)
         bob.click('#invitations [data-from="alice"] button[data-action="decline"]')
-        alice.wait_log("bob says: Sorry, I decline your invitation.")
+        alice.wait_log("bob tells you: Sorry, I decline your invitation.")
+        alice.wait(lambda: not alice.text("#outgoing"), "alice's invitation answered")
         assert not bob.visible('#invitations [data-from="alice"]')
 
-        # An unlimited match, joined; a word with the opponent and a kibitz.
-        Select(alice.find("#invite-length")).select_by_value("unlimited")
+        # A 5-point match with the Holland rule and no Crawford rule (#14).
+        Select(alice.find("#invite-kind")).select_by_value("match")
+        alice.fill("#invite-length", "5")
+        alice.click("#opt-holland")
+        alice.click("#opt-crawford")
         alice.click(invite)
+        bob.wait(lambda: "alice wants to play a 5 point match (Holland rule, no Crawford rule)."
+                 in bob.text("#invitations"), "the rules")
+        shot(bob, "invitation")
         bob.click('#invitations [data-from="alice"] button[data-action="join"]')
-        alice.wait(lambda: alice.visible("#match-view") and "unlimited match" in alice.text("#match-info"),
-                   "an unlimited match")
+        alice.wait(lambda: alice.visible("#match-view") and "5-point match" in alice.text("#match-info"), "the match")
+        carol.click('#who tr[data-user="alice"] button[data-action="watch"]')
+        carol.wait(lambda: carol.visible("#match-view"), "carol watching")
+
+        # Talk, labelled as what it is (#10): a say, a kibitz, a private tell.
         alice.fill("#chat-text", "good luck")
         alice.click('#chat-form button[type="submit"]')
+        alice.wait_log("You say to bob: good luck")
         bob.wait_log("alice says: good luck")
         Select(bob.find("#chat-kind")).select_by_value("kibitz")
         bob.fill("#chat-text", "thanks")
         bob.click('#chat-form button[type="submit"]')
         alice.wait_log("bob kibitzes: thanks")
+        Select(carol.find("#chat-kind")).select_by_value("tell")
+        carol.fill("#chat-to", "alice")
+        carol.fill("#chat-text", "psst")
+        carol.click('#chat-form button[type="submit"]')
+        carol.wait_log("You tell alice: psst")
+        alice.wait(lambda: alice.js("return [...document.querySelectorAll('#log .private')].some("
+                                    "(d) => d.textContent === 'carol tells you: psst')"), "the private tell")
 
-        # alice leaves: the match is saved and offered for resuming, then resumed.
+        # The saved match being played now is not offered for resuming (#2).
+        Select(alice.find("#chat-kind")).select_by_value("command")
+        alice.fill("#chat-text", "show saved")
+        alice.click('#chat-form button[type="submit"]')
+        alice.wait(lambda: "playing now" in alice.text("#saved") or not alice.text("#saved"), "the saved list")
+        assert not alice.visible('#saved button[data-action="resume"]')
+
+        # alice leaves: both boards close, the watcher's says so (#3); Resume is offered.
         alice.click("#leave")
-        bob.wait_log("** Player alice has left the game. The game was saved.")
+        for page in (alice, bob):
+            page.wait(lambda: not page.visible("#match-view"), "the board closed")
+            page.wait(lambda: "The match was saved" in page.text("#notice"), "the notice")
+        carol.wait(lambda: "stopped" in carol.text("#result-text") and carol.visible("#to-lobby"), "carol told")
+        carol.click("#to-lobby")
         alice.click('#saved button[data-action="resume"]')
-        bob.wait(lambda: "alice wants to resume a saved match with you." in bob.text("#invitations"),
-                 "the invitation to resume")
+        bob.wait(lambda: "alice wants to resume a saved match." in bob.text("#invitations"), "the resume invitation")
         bob.click('#invitations [data-from="alice"] button[data-action="join"]')
-        alice.wait_log("bob has joined you. Your running match was loaded.")
-        alice.wait(lambda: alice.dice() == "3,1" and "unlimited match" in alice.text("#match-info"),
-                   "the resumed board")
+        alice.wait(lambda: alice.visible("#match-view") and alice.dice() == "3,1", "the resumed board")
+        alice.wait(lambda: "playing now" in alice.text("#saved"), "the list refreshed")
+        assert not alice.visible('#saved button[data-action="resume"]')
+
+        # bob reloads his tab: logged in again and back in the match (#13).
+        bob.focus().refresh()
+        bob.logged_in("bob")
+        bob.wait(lambda: bob.visible("#match-view") and "5-point match" in bob.text("#match-info"), "bob back")
+        alice.wait(lambda: not alice.visible("#claim"), "no claim once bob is back")
+
+        # bob's connection drops: alice sees the grace period counting down and may claim
+        # the match once it is over (#3).
+        bob.js("fibsd.ws.close()")
+        alice.wait(lambda: alice.visible("#claim") and "bob dropped:" in alice.text("#turn-info"), "the countdown")
+        first = alice.text("#turn-info")
+        alice.wait(lambda: alice.text("#turn-info") != first, "the countdown running")
+        shot(alice, "dropped")
+        server.advance(301)
+        alice.click("#claim")
+        alice.wait(lambda: alice.text("#result-text") == "You win the 5-point match 5–0.", "the claimed match")
+        alice.click("#to-lobby")
+        alice.wait(lambda: not alice.visible("#match-view"), "back in the lobby")
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
+    # The order roll 6, 5, 4 (alice box, bob captain, carol crew); game 1's opening 3-1
+    # (the box first); bob's roll 6-5; the box's roll after his double 2-1; game 2's opening.
+    dice = ScriptedDice([6, 5, 4, 3, 1, 6, 5, 2, 1, 3, 1], coin=0)
+    with ThreadedServer(tmp_path, dice) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+
+        # alice opens a table from the lobby; bob and carol join it from their lists.
+        alice.click("#show-chouettes")
+        alice.click('#extra button[data-action="c-create"]')
+        alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
+        for page in (bob, carol):
+            page.click("#show-chouettes")
+            page.click('#extra [data-table="1"] button[data-action="c-join"]')
+        alice.wait(lambda: "3 seated" in alice.text("#chouette-panel"), "three seated")
+        shot(alice, "chouette-table")
+        alice.click('#chouette-panel button[data-action="c-start"]')
+
+        # Game 1: alice is the box and moves first, on the board, like a match.
+        alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        bob.wait(lambda: "You are the captain" in bob.text("#chouette-role"), "the captain")
+        carol.wait(lambda: "on bob's team; your cube: 1" in carol.text("#chouette-role"), "the crew")
+        for a, b in (("8", "5"), ("6", "5")):
+            alice.point(int(a))
+            alice.point(int(b))
+        alice.click("#confirm-move")
+
+        # The team's turn: carol, of the crew, doubles her own cube; the box takes it.
+        carol.click('#chouette-panel button[data-action="c-double"]')
+        alice.wait(lambda: alice.visible('#chouette-panel [data-kind="double"][data-from="carol"]'), "carol's double")
+        alice.click('#chouette-panel [data-from="carol"] button[data-action="c-accept"]')
+        carol.wait(lambda: "your cube: 2" in carol.text("#chouette-role"), "carol's cube at 2")
+        alice.wait(lambda: "carol 2" in alice.text("#chouette-cubes"), "the box's view of the cubes")
+
+        # bob, the captain, rolls and moves on the board.
+        bob.click("#roll")
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        bob.point(24)
+        bob.point(18)
+        bob.point(18)
+        bob.point(13)
+        bob.click("#confirm-move")
+
+        # The box doubles every cube; the team answers by buttons: bob takes, carol passes.
+        alice.click('#chouette-panel button[data-action="c-double"]')
+        for page in (bob, carol):
+            page.wait(lambda: page.visible('#chouette-panel [data-kind="double"][data-from="alice"]'), "the box's double")
+        assert "alice doubles you to 4" in carol.text("#chouette-panel")
+        shot(carol, "chouette-answer")
+        bob.click('#chouette-panel [data-from="alice"] button[data-action="c-accept"]')
+        carol.click('#chouette-panel [data-from="alice"] button[data-action="c-reject"]')
+        alice.wait(lambda: "carol out" in alice.text("#chouette-cubes") and "bob 2" in alice.text("#chouette-cubes"),
+                   "the answers shown together")
+        alice.wait(lambda: alice.dice() == "2,1", "the box's roll")
+
+        # bob resigns his cube (asked first); the box accepts: the game ends, the ledger
+        # and the rotation show it to everyone.
+        bob.click('#chouette-panel button[data-action="c-resign"]')
+        bob.wait(lambda: "on your cube (2)? The box wins 2." in bob.text("#c-resign-confirm"), "the question")
+        bob.click('#chouette-panel button[data-action="c-resign-yes"]')
+        alice.click('#chouette-panel [data-kind="resign"][data-from="bob"] button[data-action="c-accept"]')
+        for page in (alice, bob, carol):
+            page.wait(lambda: page.text('#chouette-ledger tr[data-user="alice"] td:nth-child(2)') == "+4"
+                      and page.text('#chouette-ledger tr[data-user="bob"] td:nth-child(2)') == "-2"
+                      and page.text('#chouette-ledger tr[data-user="carol"] td:nth-child(2)') == "-2", "the ledger")
+        # Game 2: the box kept the box, the captain went to the end of the queue.
+        carol.wait(lambda: "You are the captain" in carol.text("#chouette-role"), "carol captain")
+        bob.wait(lambda: "on carol's team" in bob.text("#chouette-role"), "bob in the crew")
+        assert "Rotation: alice → carol → bob" in alice.text("#chouette-queue")
+        alice.wait(lambda: alice.dice() == "3,1", "game 2's opening")
+        shot(alice, "chouette")
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

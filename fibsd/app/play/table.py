@@ -21,7 +21,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from fibsd.accounts import Account
-from fibsd.app.outcome import Outcome
+from fibsd.app.outcome import Outcome, Recipient
 from fibsd.app.play import boards
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
@@ -34,6 +34,7 @@ from fibsd.rules import (
     Beavered,
     CheckersMoved,
     CubeAutoDoubled,
+    Event,
     Game,
     GamePhase,
     GameResult,
@@ -59,15 +60,12 @@ SAVED_FORMAT = 1
 RollCounts = collections.Counter[tuple[int, int]]
 
 
-class Occupant(Protocol):
-    """What a table reads from a user at it or watching it (a `Session` is one)."""
+class Occupant(Recipient, Protocol):
+    """What a table reads from a user at it or watching it (a `Session` is one), who is
+    also someone lines are delivered to."""
 
     @property
-    def name(self) -> str: ...
-    @property
     def account(self) -> Account: ...
-    @property
-    def clip(self) -> bool: ...
     @property
     def watched_by(self) -> AbstractSet[Self]: ...
     def reset_toggles_for_new_game(self, out: Outcome) -> None: ...
@@ -517,7 +515,7 @@ class Table(Generic[O]):
         is_o = self.is_o(seat)
         self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
 
-    def _apply(self, seat: int, events: list[Any], out: Outcome, *, is_o: bool) -> None:
+    def _apply(self, seat: int, events: list[Event], out: Outcome, *, is_o: bool) -> None:
         """Announce a play to the opponent and watchers (the actor typed or was told it).
         `is_o`: the mover's colour in the game the play was made in (a play that wins a
         game of a match that goes on has already started the next game, whose colours
@@ -533,7 +531,7 @@ class Table(Generic[O]):
             self._boards(out, after="move")
         self._after_events(events, out)
 
-    def _after_events(self, events: list[Any], out: Outcome) -> None:
+    def _after_events(self, events: list[Event], out: Outcome) -> None:
         won = next((event for event in events if isinstance(event, GameWon)), None)
         if won is None:
             self.persist(out)
@@ -627,7 +625,7 @@ class Table(Generic[O]):
 
     # ------------------------------------------------------- end of a game
 
-    def _game_over(self, won: GameWon, events: list[Any], out: Outcome, *, announced: bool = False) -> None:
+    def _game_over(self, won: GameWon, events: list[Event], out: Outcome, *, announced: bool = False) -> None:
         winner = won.winner
         points = _points(won.points)
         if not announced or won.how is WinKind.BORNE_OFF:
@@ -675,7 +673,7 @@ class Table(Generic[O]):
             return
         self.start_game(out)
 
-    def last_game(self) -> Any:
+    def last_game(self) -> Game:
         finished = self.match.finished_games
         if self.match.over or not finished:
             return self.match.game

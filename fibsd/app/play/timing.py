@@ -19,16 +19,11 @@ import itertools
 from collections.abc import Iterable, Set as AbstractSet
 from typing import Generic, Protocol, TypeVar
 
-from fibsd.app.outcome import Outcome
+from fibsd.app.outcome import Outcome, Recipient
 from fibsd.rules import GamePhase, Match
 from fibsd.rules.timecontrol import MatchClock
 from protocol.messages import TextLine
 from protocol.wording import Text
-
-
-class _Viewer(Protocol):
-    @property
-    def clip(self) -> bool: ...
 
 
 class Timed(Protocol):
@@ -46,7 +41,7 @@ class Timed(Protocol):
     def awaiting_join(self) -> AbstractSet[int]: ...
     @property
     def opening_done(self) -> bool: ...
-    def viewers(self) -> Iterable[_Viewer]: ...
+    def viewers(self) -> Iterable[Recipient]: ...
 
 
 def stint_key(match: Match, awaiting_join: AbstractSet[int], opening_done: bool) -> tuple[int, ...] | None:

@@ -104,7 +104,8 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     options = set(command.options)
     session.invitation = Invitation(
         invitee_key=target.key, length=command.length, unlimited=command.unlimited,
-        holland="holland" in options, jacoby="jacoby" in options, clock=clock,
+        holland="holland" in options, jacoby="jacoby" in options,
+        nocrawford="nocrawford" in options, beavers="beavers" in options, clock=clock,
     )
     if resume:
         out.to(session, TextLine.of(Text.YOU_INVITED_RESUME, name=target.name))
@@ -116,6 +117,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         out.to(session, TextLine.of(Text.YOU_INVITED_MATCH, name=target.name, length=command.length))
         out.to(target, TextLine.of(Text.WANTS_TO_PLAY_MATCH, name=session.name, length=command.length))
     out.to(target, TextLine.of(Text.TYPE_JOIN_TO_ACCEPT, name=session.name))
+    rules = _invitation_rules(command.options, unlimited=command.unlimited)
+    if rules and not resume:
+        out.to(target, TextLine.of(Text.INVITATION_RULES, text=rules))
     if clock is not None and not resume:
         # A plain line after FIBS's two (a client shows it as text; docs/clocks.md).
         terms = TextLine.of(Text.MATCH_CLOCK, text=clocks.terms(clock))
@@ -130,6 +134,27 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if target.away_message is not None:
         out.lines(session, "")
         out.to(session, TextLine.of(Text.IS_AWAY, name=target.name, text=target.away_message))
+
+
+def _invitation_rules(options: tuple[str, ...], *, unlimited: bool) -> str:
+    """The option words that apply, in words (fibsd's extension line for the invitee)."""
+    words = {"holland": "Holland rule", "nocrawford": "no Crawford rule"} if not unlimited \
+        else {"jacoby": "Jacoby rule", "beavers": "beavers"}
+    return ", ".join(words[o] for o in options if o in words)
+
+
+def uninvite(registry: Registry, session: Session, out: Outcome) -> None:
+    """`uninvite`: the outstanding invitation is withdrawn; the invitee is told."""
+    invitation = session.invitation
+    if invitation is None:
+        out.to(session, TextLine.of(Text.NOTHING_TO_UNINVITE))
+        return
+    session.invitation = None
+    target = registry.get(invitation.invitee_key)
+    name = target.name if target is not None else invitation.invitee_key
+    out.to(session, TextLine.of(Text.YOU_UNINVITE, name=name))
+    if target is not None:
+        out.to(target, TextLine.of(Text.UNINVITES_YOU, name=session.name))
 
 
 def _saved_length(saved: dict[str, Any]) -> int | None:
