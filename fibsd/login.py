@@ -24,7 +24,7 @@ from fibsd.config import Config
 from fibsd.connection import Connection
 from fibsd.limits import LoginGuard, WindowCounter
 from fibsd.passwords import PasswordHasher
-from fibsd.store import NameTaken, Store
+from fibsd.store import NameTaken, Store, StoredMessage
 from protocol.commands import (
     Connect,
     Guest,
@@ -55,6 +55,9 @@ class Arrival:
     previous_login_at: float | None
     previous_host: str | None
     just_registered: bool = False
+    #: The offline messages waiting for the user, read here (in a worker thread) so that
+    #: the core's login reads nothing (docs/architecture.md, "Reading the store").
+    pending_messages: tuple[StoredMessage, ...] = ()
 
 
 @attrs.frozen
@@ -182,10 +185,11 @@ async def _authenticate(
         new_hash = await trio.to_thread.run_sync(services.hasher.hash, password)
         await trio.to_thread.run_sync(services.store.set_password_hash, account.name, new_hash)
         account = attrs.evolve(account, password_hash=new_hash)
+    pending = await trio.to_thread.run_sync(services.store.pending_messages, account.name)
     return Arrival(
         account=account, clip=clip, clip_version=clip_version, client_name=client_name,
         prompts=prompts, previous_login_at=account.last_login_at,
-        previous_host=account.last_login_host,
+        previous_host=account.last_login_host, pending_messages=tuple(pending),
     )
 
 

@@ -41,7 +41,9 @@ from itertools import chain
 
 import trio
 
-from fibsd.app import dispatch, presence, presentation, timers
+from fibsd.analyser import AnalysisPool, find_gnubg
+from fibsd.analysis import AnalysisDone
+from fibsd.app import aftermath, analyses, dispatch, presence, presentation, timers
 from fibsd.app.outcome import ClipBytes, Job, Outcome, Recipient, Write
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -51,6 +53,7 @@ from fibsd.connection import Connection, ConnectionClosed, Flusher
 from fibsd.dice import DiceSource
 from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from fibsd.login import Arrival, LoginServices, login_dialogue
+from fibsd.matfile import mat_lines, mat_text
 from fibsd.ordering import DeliveryOrder, Ticket
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
@@ -133,6 +136,24 @@ class Server:
             allowed_origins=config.web_allowed_origins,
             request_timeout_seconds=config.login_timeout_seconds,
         ) if config.web_enabled else None
+        # Issue 23: GNU Backgammon worker processes analyse finished matches
+        # (fibsd/analyser.py); without gnubg the server runs and says so when asked.
+        self.analysis_pool: AnalysisPool | None = None
+        gnubg = find_gnubg(config.analysis_gnubg)
+        if config.analysis_workers == 0:
+            self.registry.analysis.unavailable = "it is switched off (analysis_workers = 0)"
+        elif gnubg is None:
+            self.registry.analysis.unavailable = (
+                f"GNU Backgammon is not installed ({config.analysis_gnubg} not found)")
+        else:
+            self.registry.analysis.unavailable = None
+            self.analysis_pool = AnalysisPool(
+                gnubg=gnubg, workers=config.analysis_workers,
+                checker_plies=config.analysis_checker_plies,
+                cube_plies=config.analysis_cube_plies,
+                time_limit_seconds=config.analysis_time_limit_seconds,
+                fetch=self._match_for_analysis, deliver=self._analysis_arrived,
+            )
 
     # ----------------------------------------------------------------- serving
 
@@ -155,6 +176,9 @@ class Server:
             await outer.start(self._run_committer)
             await outer.start(self._flusher.run)
             await outer.start(self._run_departures)
+            if self.analysis_pool is not None:
+                await outer.start(self.analysis_pool.run)
+            self._resume_analysis_jobs()
             try:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
@@ -338,6 +362,7 @@ class Server:
         outcome = presence.log_in(
             self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
+            pending_messages=arrival.pending_messages,
         )
         # Others may talk to the newcomer while its login is committed; their lines wait
         # until its own greeting is queued.
@@ -416,6 +441,9 @@ class Server:
             ticket.on_delivered = delivered.set
             await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
+        if self.analysis_pool is not None:
+            for record_id in outcome.analyses:  # stored by the writes above
+                self.analysis_pool.submit(record_id)
         for job in outcome.jobs:
             if job.holds_prompt:  # the issuer's next command waits for it
                 result = await trio.to_thread.run_sync(job.work)
@@ -426,6 +454,25 @@ class Server:
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    # ------------------------------------------------------- engine analysis
+
+    def _resume_analysis_jobs(self) -> None:
+        """The jobs stored before a restart go back in the queue, in their order."""
+        for record_id, requesters in self.store.analysis_jobs():
+            self.registry.analysis.pending[record_id] = requesters
+            if self.analysis_pool is not None:
+                self.analysis_pool.submit(record_id)
+
+    def _match_for_analysis(self, record_id: int) -> str | None:
+        record = self.store.match_record(record_id)
+        if record is None:
+            return None
+        return mat_text(mat_lines(record, self.config.club_name))
+
+    async def _analysis_arrived(self, done: AnalysisDone) -> None:
+        await self._apply(aftermath.hand_on(self.registry, analyses.arrived(self.registry, done)),
+                          issuer=None)
 
     async def _run_background(self, job: Job[object]) -> None:
         """A background job: its work in a worker thread (abandoned at shutdown), then its

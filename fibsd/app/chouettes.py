@@ -28,7 +28,7 @@ def tables(registry: Registry) -> dict[int, ChouetteTable[Session]]:
     if not registry.chouettes_loaded:
         registry.chouettes_loaded = True
         now = registry.clock.now()
-        for data in registry.store.open_chouettes():
+        for data in registry.reader.open_chouettes():
             dice = data.get("dice")
             try:
                 table: ChouetteTable[Session] = ChouetteTable.from_saved(
@@ -104,7 +104,7 @@ def create(registry: Registry, session: Session, words: tuple[str, ...], out: Ou
         out.to(session, TextLine.of(Text.CHOUETTE_BAD_SETTING, text=str(bad)))
         return
     known = tables(registry)
-    table_id = max([registry.store.last_chouette_id(), *known]) + 1
+    table_id = max([registry.reader.last_chouette_id(), *known]) + 1
     dice = registry.match_dice.new()
     table: ChouetteTable[Session] = ChouetteTable(
         Chouette(settings, [session.name]), table_id=table_id, owner=session.name,

@@ -51,8 +51,12 @@ def _redoubles_limit(value: int | str) -> int:
     return 99 if value == "unlimited" else int(value)
 
 
-def start_match(registry: Registry, inviter: Session, invitee: Session, invitation: Invitation) -> Outcome:
-    """A new match between `inviter` (player 0) and `invitee` (player 1) (§6.2)."""
+def start_match(registry: Registry, inviter: Session, invitee: Session, invitation: Invitation,
+                *, replaced: dict[str, Any] | None = None) -> Outcome:
+    """A new match between `inviter` (player 0) and `invitee` (player 1) (§6.2).
+
+    `replaced` is the pair's saved match, which the new one replaces (read by the caller,
+    a cold read: `verbs.play.join`): its dice seed is revealed."""
     out = Outcome()
     a, b = inviter.account, invitee.account
     unlimited = invitation.unlimited
@@ -78,7 +82,7 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
     first, second = inviter.name, invitee.name
     if table.timer is not None and table.timer.control.correspondence:
         registry.correspondence[pair_key(first, second)] = table
-    _abandon_saved_match(registry, inviter, invitee, out)
+    _abandon_saved_match(inviter, invitee, replaced, out)
     out.write(lambda store: store.delete_saved_match(first, second))
     _seat(registry, table, inviter, invitee, out)
     if unlimited:
@@ -106,9 +110,9 @@ def restore_table(registry: Registry, data: dict[str, Any]) -> Table[Session]:
     )
 
 
-def _abandon_saved_match(registry: Registry, inviter: Session, invitee: Session, out: Outcome) -> None:
-    """A new match replaces the pair's saved one: its dice seed is revealed now."""
-    data = registry.store.saved_match(inviter.name, invitee.name)
+def _abandon_saved_match(inviter: Session, invitee: Session, data: dict[str, Any] | None,
+                         out: Outcome) -> None:
+    """A new match replaces the pair's saved one (`data`): its dice seed is revealed now."""
     dice = None if data is None else data.get("dice")
     if not isinstance(dice, dict):
         return  # nothing saved, or scripted dice (tests), or a match from before seeds
@@ -353,9 +357,10 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     score = won.score
     length = match.length
     winner_session, loser_session = table.seats[winner], table.seats[loser]
-    # A player who dropped and was claimed against is not online: read the account.
-    w = winner_session.account if winner_session is not None else registry.store.get_account(table.names[winner])
-    lo = loser_session.account if loser_session is not None else registry.store.get_account(table.names[loser])
+    # A player who dropped and was claimed against is not online: the account as the
+    # server last saw it (it left during this run; its rating changes only here).
+    w = winner_session.account if winner_session is not None else registry.known_account(table.names[winner])
+    lo = loser_session.account if loser_session is not None else registry.known_account(table.names[loser])
     if length is not None and w is not None and lo is not None:
         change = rating_change(
             winner_rating=w.rating, winner_experience=w.experience,
@@ -369,6 +374,12 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
             winner_session.account = attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience)
         if loser_session is not None:
             loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
+        if winner_session is None:
+            registry.update_gone_account(
+                attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience))
+        if loser_session is None:
+            registry.update_gone_account(
+                attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience))
         updates = [(w.name, change.winner_rating, change.winner_experience),
                    (lo.name, change.loser_rating, change.loser_experience)]
     if length is not None:
@@ -540,9 +551,21 @@ def correspondence_tables(registry: Registry, name: str) -> list[Table[Session]]
 def load_correspondence(registry: Registry, session: Session, out: Outcome) -> None:
     """At login: bring `session`'s saved correspondence matches into play (their clocks
     ran while the server was down or nobody was there; a deadline that passed ends the
-    match now), and remind him of those where he is to move."""
-    now = registry.clock.now()
-    for _opponent, data in registry.store.saved_matches_of(session.name):
+    match now), and remind him of those where he is to move. The saved matches are a
+    cold read (a job); what this server already runs is answered at once."""
+    name = session.name
+    _remind(registry, session, out)  # those this server runs already
+    read = registry.read(lambda store: store.saved_matches_of(name),
+                         lambda saved: _loaded_correspondence(registry, session, saved),
+                         name="correspondence at login")
+    out.run(attrs.evolve(read, holds_prompt=False))  # (the login does not wait for it)
+
+
+def _loaded_correspondence(registry: Registry, session: Session,
+                           saved: list[tuple[str, dict[str, Any]]]) -> Outcome:
+    out = Outcome()
+    loaded: list[Table[Session]] = []
+    for _opponent, data in saved:
         clock = data.get("clock")
         names = data.get("names")
         if not isinstance(clock, dict) or not isinstance(names, list) or len(names) != 2:
@@ -551,7 +574,7 @@ def load_correspondence(registry: Registry, session: Session, out: Outcome) -> N
             continue
         key = pair_key(str(names[0]), str(names[1]))
         if key in registry.correspondence:
-            continue
+            continue  # (running here already, or loaded while the read ran)
         try:
             table = restore_table(registry, data)
         except ValueError:
@@ -566,7 +589,17 @@ def load_correspondence(registry: Registry, session: Session, out: Outcome) -> N
         check_clock(registry, table, out)
         if key in registry.correspondence:
             _schedule(registry, table)
-    for table in correspondence_tables(registry, session.name):
+            loaded.append(table)
+    if loaded and registry.get(session.name) is session:
+        _remind(registry, session, out, only=loaded)
+    return out
+
+
+def _remind(registry: Registry, session: Session, out: Outcome,
+            only: list[Table[Session]] | None = None) -> None:
+    """`session` is to move at these correspondence matches: say so, with the time left."""
+    now = registry.clock.now()
+    for table in correspondence_tables(registry, session.name) if only is None else only:
         timer = table.timer
         if timer is None or timer.running is None:
             continue

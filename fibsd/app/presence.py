@@ -10,6 +10,8 @@ finished is handed on to `fibsd.app.aftermath`, like a command's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fibsd.app import aftermath, chouettes
 from fibsd.app.lobby import Interruption, interrupt, load_correspondence, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
@@ -17,6 +19,7 @@ from fibsd.app.play.table import Table
 from fibsd.app.presentation import WHO_INFO_END, local_time, own_info, who_line
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
+from fibsd.store.api import StoredMessage
 from protocol.listings import short_date
 from protocol.messages import (
     LogoutNotice,
@@ -48,8 +51,12 @@ def log_in(
     previous_login_at: float | None,
     previous_host: str | None,
     just_registered: bool = False,
+    pending_messages: Sequence[StoredMessage] = (),
 ) -> Outcome:
-    """`session` has authenticated: greet it and tell everybody else."""
+    """`session` has authenticated: greet it and tell everybody else.
+
+    `pending_messages` are the messages left for the user while offline, which the shell
+    read with the account (the core reads no store on a login)."""
     out = Outcome()
     now = registry.clock.now()
     older = registry.get(session.name)
@@ -66,11 +73,11 @@ def log_in(
         _take_over(older, session)
         leave_everything(registry, older, Departure.REPLACED, out)
     registry.add(session, now)
-    session.muted_until = registry.store.sanction_until("mute", session.name, now)
+    session.muted_until = registry.reader.sanction_until("mute", session.name, now)
     name, host = session.name, session.host
     out.write(lambda store: store.record_login(name, now, host))
     _greet(registry, session, out, now, previous_login_at, previous_host, just_registered)
-    _deliver_stored_messages(registry, session, out)
+    _deliver_stored_messages(session, pending_messages, out)
     own_line = who_line(session, now)
     everyone = registry.who_list_with(session, own_line, now)
     if session.clip:
@@ -122,9 +129,8 @@ def _greet(
     out.lines(session, *registry.motd_lines)
 
 
-def _deliver_stored_messages(registry: Registry, session: Session, out: Outcome) -> None:
+def _deliver_stored_messages(session: Session, stored: Sequence[StoredMessage], out: Outcome) -> None:
     """Messages left while offline: shown once, then deleted (CLIP 9, §3.6)."""
-    stored = registry.store.pending_messages(session.name)
     if not stored:
         return
     if not session.clip:

@@ -15,10 +15,12 @@ registry never imports the lobby. It never awaits and never touches a socket.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
-from fibsd.accounts import name_key
-from fibsd.app.outcome import ClipBytes, Lines, Outcome
+from fibsd.accounts import Account, name_key
+from fibsd.analysis import AnalysisQueue
+from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
 from fibsd.app.play.timing import Deadlines
@@ -28,7 +30,9 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource, MatchDice
 from fibsd.passwords import PasswordHasher
-from fibsd.store.api import Store
+from fibsd.store.api import Reader, Store
+
+T = TypeVar("T")
 from protocol.framing import encode_line
 from protocol.messages import LoginNotice, LogoutNotice
 from protocol.wording import Text
@@ -49,7 +53,14 @@ class Registry:
         self.match_dice = MatchDice(dice)
         #: Every roll of the server since it started, as ordered pairs (`dicetest`).
         self.roll_counts: RollCounts = collections.Counter()
-        self.store = store
+        #: The store's hot facts, the only reads the core makes on the event loop
+        #: (`fibsd.store.api.Reader`; docs/architecture.md, "Reading the store").
+        self.reader: Reader = store
+        #: Only for `read`: every other read of the store is a job's.
+        self._store = store
+        #: The accounts of users who left since the server started (a match claimed
+        #: against one of them rates it without reading the store).
+        self._gone_accounts: dict[str, Account] = {}
         self.clock = clock
         #: When this server started: a correspondence stint that began before it spans
         #: the downtime, and starts again from here (docs/clocks.md).
@@ -78,6 +89,9 @@ class Registry:
         #: (`fibsd.app.lobby`: they stay in progress across logouts, K7).
         self.correspondence: dict[tuple[str, str], Table[Session]] = {}
         self.peak_online = 0
+        #: Matches waiting for engine analysis (the shell fills it from the store at
+        #: start-up and says whether gnubg is there; fibsd.app.verbs.analysis).
+        self.analysis = AnalysisQueue(capacity=config.analysis_queue_size)
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS
         )
@@ -129,6 +143,7 @@ class Registry:
         """`session` is online now (an older session of its account was removed first)."""
         assert session.key not in self._online, "one session per account"
         self._online[session.key] = session
+        self._gone_accounts.pop(session.key, None)
         self.peak_online = max(self.peak_online, len(self._online))
         self._recent.append((now, session.name, Text.LAST_LOGIN_ENTRY))
 
@@ -139,10 +154,33 @@ class Registry:
         if self._online.get(key) is not session:
             return False
         del self._online[key]
+        self._gone_accounts[key] = session.account
         self._who_list = None
         if now is not None:
             self._recent.append((now, session.name, Text.LAST_LOGOUT_ENTRY))
         return True
+
+    def known_account(self, name: str) -> Account | None:
+        """The account of `name` as this server last saw it: an online user's, or that of
+        a user who left since it started (None otherwise: then read it in a job)."""
+        online = self.get(name)
+        if online is not None:
+            return online.account
+        return self._gone_accounts.get(name_key(name))
+
+    def update_gone_account(self, account: Account) -> None:
+        """A user who left changed (their rating, after a match claimed against them)."""
+        key = name_key(account.name)
+        if key in self._gone_accounts:
+            self._gone_accounts[key] = account
+
+    def read(self, query: Callable[[Store], T], then: Callable[[T], Outcome], *,
+             name: str) -> Job[T]:
+        """A cold read of the store as a job that holds the issuer's prompt: `query` runs
+        in a worker thread with the store, `then` continues in the core with its answer
+        (and must check again what may have changed meanwhile)."""
+        store = self._store
+        return Job.holding_prompt(lambda: query(store), then, name=name)
 
     def who_list_with(self, newcomer: Session, line: bytes, now: float) -> bytes:
         """Every online user's CLIP 5 line, `newcomer` (just added, last) included.

@@ -20,6 +20,7 @@ from typing import Any, Protocol, Self
 import attrs
 
 from fibsd.accounts import Account, Toggles, Variables
+from fibsd.analysis import MatchAnalysis
 from fibsd.matfile import MatchRecord
 
 # --- errors ---------------------------------------------------------------------------
@@ -59,6 +60,23 @@ class StoredMessage:
     text: str
 
 
+@attrs.frozen
+class SavedMatchInfo:
+    """What the core needs to know of a saved match without reading it: that it exists,
+    and its length (None: unlimited, or not readable from its whole copy)."""
+
+    length: int | None
+
+
+def saved_match_info(data: dict[str, object]) -> SavedMatchInfo:
+    """The info of a saved match's whole copy (`match.options.length`)."""
+    try:
+        length = data["match"]["options"]["length"]  # type: ignore[index]
+    except (KeyError, TypeError):
+        return SavedMatchInfo(None)
+    return SavedMatchInfo(length if isinstance(length, int) and not isinstance(length, bool) else None)
+
+
 #: One step of a saved match's patch: ["update", path, object] or ["extend", path, list].
 PatchStep = tuple[str, Sequence[str], object]
 
@@ -80,6 +98,62 @@ def apply_patch(data: dict[str, object], patch: Iterable[Sequence[object]]) -> N
             target.extend(value)
         else:
             raise ValueError(f"bad patch step {operation!r} at {path!r}")
+
+
+# --- a running match's save, as a value ----------------------------------------------
+
+
+@attrs.frozen
+class MatchCopy:
+    """A running match saved whole: its first save, and the first of each new game.
+
+    `state` lacks the first `finished_from` finished games (stored by an earlier save)."""
+
+    players: tuple[str, str]
+    state: dict[str, Any]
+    at: float
+    finished_from: int = 0
+
+
+@attrs.frozen
+class MatchChange:
+    """What changed in a running match within its current game since its last save: the
+    table's and the match's small states only if they changed, the game's state, and the
+    events the game's history gained. A constant size, however long the match."""
+
+    players: tuple[str, str]
+    table_state: dict[str, Any] | None
+    match_state: dict[str, Any] | None
+    game_state: dict[str, Any]
+    history_added: list[dict[str, Any]]
+    at: float
+
+    def patch(self) -> list[PatchStep]:
+        """The change as patch steps on the saved whole (`apply_patch`): where each part
+        lives in a saved match is spelled here, once."""
+        steps: list[PatchStep] = []
+        if self.table_state is not None:
+            steps.append(("update", (), self.table_state))
+        if self.match_state is not None:
+            steps.append(("update", ("match",), self.match_state))
+        steps.append(("update", ("match", "game"), self.game_state))
+        steps.append(("extend", ("match", "game", "history"), self.history_added))
+        return steps
+
+
+#: A running match's save (`fibsd.app.play.table.Table.persist` makes one after every
+#: action; `save_running_match` stores it).
+MatchSave = MatchCopy | MatchChange
+
+
+def save_running_match(store: SavedMatchStore, save: MatchSave) -> None:
+    """Store a running match's save with the saved-match family's methods."""
+    first, second = save.players
+    match save:
+        case MatchCopy():
+            store.save_match(first, second, save.state, save.at, finished_from=save.finished_from)
+        case MatchChange():
+            store.patch_saved_match(first, second, save.patch(), save.at)
 
 
 # --- the families -----------------------------------------------------------------------
@@ -153,6 +227,9 @@ class SavedMatchStore(Protocol):
 
     def delete_saved_match(self, name: str, other: str) -> None: ...
 
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length (a `Reader` fact)."""
+
     def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
         """(opponent's name key, data) of every saved match `name` takes part in."""
 
@@ -201,6 +278,26 @@ class SanctionStore(Protocol):
     def invitation_code_usable(self, code: str) -> bool: ...
 
 
+@attrs.frozen
+class ChouetteSave:
+    """A chouette table's save, as a typed value (docs/chouette.md): the table's whole
+    state (small: one JSON object, `ChouetteTable.saved`), its owner and whether it is
+    closed (a closed table stays, for its ledger). The table says what to save; the
+    store interprets it (`apply`, and calling it as an `Outcome` write)."""
+
+    table_id: int
+    owner: str
+    state: dict[str, object]
+    at: float
+    closed: bool = False
+
+    def apply(self, store: ChouetteStore) -> None:
+        store.save_chouette(self.table_id, self.owner, self.state, self.at, closed=self.closed)
+
+    def __call__(self, store: ChouetteStore) -> None:
+        self.apply(store)
+
+
 class ChouetteStore(Protocol):
     """Chouette tables, their whole state saved after every action."""
 
@@ -219,9 +316,53 @@ class ChouetteStore(Protocol):
     def last_chouette_id(self) -> int: ...
 
 
+class AnalysisStore(Protocol):
+    """Engine analysis (issue 23): jobs waiting, finished analyses, PRs per player."""
+
+    def queue_analysis(self, record_id: int, requesters: Sequence[str], at: float) -> None:
+        """Keep a job (or replace its requesters) until it is saved or dropped."""
+
+    def analysis_jobs(self) -> list[tuple[int, list[str]]]:
+        """The jobs waiting, oldest first: (record id, requesters' name keys)."""
+
+    def drop_analysis_job(self, record_id: int) -> None: ...
+
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
+        """Keep a finished analysis, gnubg's .sgf and each player's PR; its job is done."""
+
+    def analysis(self, record_id: int) -> MatchAnalysis | None: ...
+
+    def analysis_sgf(self, record_id: int) -> str | None: ...
+
+    def average_pr(self, name: str) -> tuple[float, int] | None:
+        """A player's mean PR over his analysed matches, and how many; None if none."""
+
+
+class Reader(Protocol):
+    """The reads the core may make on the event loop, and the only ones (docs/architecture.md,
+    "Reading the store"): small, hot facts that every backend answers from memory or a
+    local file, never over a network. The SQLite backend answers from its file (indexed
+    lookups on a read-only connection); the PostgreSQL backend from memory, loaded when
+    it opens and kept current by its own writes once they commit. Everything else the
+    core reads is a cold read: a job (`fibsd.app.registry.Registry.read`), run in a
+    worker thread."""
+
+    def sanction_until(self, kind: str, target: str, now: float) -> float | None:
+        """None if `target` is free; else the end of the sanction (`inf` if open-ended)."""
+
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length."""
+
+    def last_chouette_id(self) -> int:
+        """The highest chouette number ever stored (0 if none)."""
+
+    def open_chouettes(self) -> list[dict[str, object]]:
+        """The saved state of every chouette not closed when the store was opened."""
+
+
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    Protocol,
+    AnalysisStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

@@ -16,6 +16,11 @@ The guarantees, as on SQLite:
   fibsd and of the database.
 - Bounded connections: a pool of at most `pool_size` (a thread that finds them all busy
   waits for one). The committer's batch takes one, reads and single writes the others.
+- The core's hot reads (`fibsd.store.api.Reader`: sanctions, saved matches' keys, the
+  last chouette number, the open chouettes) are answered from memory (`memory.Facts`),
+  loaded at open and changed by this store's own writes once they commit. (One fibsd
+  per database: a second process's writes would not reach this memory;
+  docs/architecture.md says what sharing would need.)
 - The database restarting or unreachable: every operation waits for it (retrying with a
   growing pause, logging each failure), so commands wait and the server does not crash.
   A broken connection is dropped and a new one made. A batch whose COMMIT was sent but
@@ -29,12 +34,14 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
-from fibsd.store.api import StoreError
+from fibsd.store.api import SavedMatchInfo, StoreError, saved_match_info
 from fibsd.store.families import Families
+from fibsd.store.families.base import pair_key
+from fibsd.store.memory import Facts
 from fibsd.store.migrations.postgresql import MIGRATIONS
 
 if TYPE_CHECKING:
@@ -233,8 +240,14 @@ class PostgreSQLDatabase:
         Waiting for a database that is down happens before the block starts."""
         batch = getattr(self._batch, "connection", None)
         if batch is not None:
-            with batch.transaction():  # a savepoint: one failing write undoes itself alone
-                yield _Connection(batch, self._statements)
+            after: list[Callable[[], None]] = self._batch.after
+            kept = len(after)
+            try:
+                with batch.transaction():  # a savepoint: one failing write undoes itself alone
+                    yield _Connection(batch, self._statements)
+            except BaseException:
+                del after[kept:]  # nor do its changes of the Reader's facts happen
+                raise
             return
         slot = self._retrying(self._checked_out, "write")
         connection, release = slot
@@ -263,20 +276,34 @@ class PostgreSQLDatabase:
         connection, release = self._retrying(self._checked_out, "commit")
         psycopg = self._psycopg
         txid: int | None = None
+        after: list[Callable[[], None]] = []
         try:
             self._batch.connection = connection
+            self._batch.after = after
             try:
                 with connection.transaction():
                     txid = int(connection.execute("SELECT txid_current()").fetchone()[0])
                     yield
             finally:
                 self._batch.connection = None
+                self._batch.after = None
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             if txid is None or not self._committed(txid):
                 raise _Unavailable(_one_line(error)) from None
             log.warning("database connection lost after COMMIT; transaction %s committed", txid)
         finally:
             release()
+        for apply in after:  # committed: what the batch changed of the Reader's facts
+            apply()
+
+    def after_commit(self, apply: Callable[[], None]) -> None:
+        """Run `apply` once the current write has committed: at once after a single
+        write (it has), at the end of the batch inside one (if the batch commits)."""
+        pending = getattr(self._batch, "after", None)
+        if pending is not None:
+            pending.append(apply)
+        else:
+            apply()
 
     def _committed(self, txid: int) -> bool:
         """Whether transaction `txid` committed, asked once the database answers."""
@@ -343,6 +370,58 @@ class PostgreSQLStore(Families):
             url, pool_size=pool_size, wait_for_database=wait_for_database
         )
         self.url = url
+        try:
+            self._facts = Facts(
+                sanctions=[(row[0], row[1], row[2]) for row in self._database.read(
+                    "SELECT kind, target, until FROM sanctions")],
+                saved=super().saved_match_heads(),
+                last_chouette_id=super().last_chouette_id(),
+                open_chouettes=super().open_chouettes(),
+            )
+        except BaseException:
+            self._database.close()
+            raise
+
+    # --- the Reader: from memory (fibsd.store.memory) ---------------------------------
+
+    def sanction_until(self, kind: str, target: str, now: float) -> float | None:
+        return self._facts.sanction_until(kind, target, now)
+
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        return self._facts.saved_match_info(*pair_key(name, other))
+
+    def last_chouette_id(self) -> int:
+        return self._facts.last_chouette_id()
+
+    def open_chouettes(self) -> list[dict[str, object]]:
+        return self._facts.open_chouettes()
+
+    # --- the writes that change those facts --------------------------------------------
+
+    def impose(self, kind: str, target: str, *, until: float | None, reason: str, by: str,
+               at: float) -> None:
+        super().impose(kind, target, until=until, reason=reason, by=by, at=at)
+        self._database.after_commit(self._facts.imposed(kind, target, until))
+
+    def lift(self, kind: str, target: str) -> bool:
+        lifted = super().lift(kind, target)
+        self._database.after_commit(self._facts.lifted(kind, target))
+        return lifted
+
+    def save_match(self, name: str, other: str, data: dict[str, object], at: float, *,
+                   finished_from: int = 0) -> None:
+        super().save_match(name, other, data, at, finished_from=finished_from)
+        info = saved_match_info(data)
+        self._database.after_commit(self._facts.saved(*pair_key(name, other), info))
+
+    def delete_saved_match(self, name: str, other: str) -> None:
+        super().delete_saved_match(name, other)
+        self._database.after_commit(self._facts.deleted(*pair_key(name, other)))
+
+    def save_chouette(self, table_id: int, owner: str, state: dict[str, object], at: float,
+                      *, closed: bool = False) -> None:
+        super().save_chouette(table_id, owner, state, at, closed=closed)
+        self._database.after_commit(self._facts.chouette_saved(table_id))
 
     def run_batch(self, writes: Any) -> list[BaseException | None]:
         """Group commit (`Families.run_batch`), run again whole if the database went away

@@ -83,8 +83,10 @@ class CoreDriver:
         )
         self.sessions[name] = session
         self.inbox[name] = []
+        # As the shell's login does: the pending messages are read with the account.
         outcome = presence.log_in(self.registry, session, previous_login_at=account.last_login_at,
-                                  previous_host=account.last_login_host)
+                                  previous_host=account.last_login_host,
+                                  pending_messages=self.store.pending_messages(name))
         self.check_login(session, outcome)
         self.apply(outcome)
         return session

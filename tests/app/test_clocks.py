@@ -357,6 +357,7 @@ def test_a_correspondence_match_goes_on_across_logouts_with_reminders_at_login()
     assert driver.store.drop_count("alice") == 0
     driver.clock.advance(0.5 * DAY)
     driver.log_in("alice", clip=False)
+    driver.run_jobs()  # (the saved matches are read in the background)
     assert driver.take("alice")[-1] == (
         "** Your move against bob (correspondence): 12:00:00 left. Type 'correspondence bob' to play.")
     assert driver.send("alice", "correspondence") == [
@@ -409,6 +410,7 @@ def test_a_restart_gives_the_stint_again_and_login_ends_what_ran_out_meanwhile()
     restarted = CoreDriver(ScriptedDice(), store=driver.store, clock=driver.clock)
     driver.clock.advance(0.5 * DAY)
     restarted.log_in("bob", clip=False)
+    restarted.run_jobs()
     table = restarted.registry.correspondence[("alice", "bob")]
     assert table.timer is not None
     assert table.timer.deadline() == restarted.registry.started_at + DAY
@@ -417,6 +419,7 @@ def test_a_restart_gives_the_stint_again_and_login_ends_what_ran_out_meanwhile()
     again = CoreDriver(ScriptedDice(), store=driver.store, clock=driver.clock)
     driver.clock.advance(DAY)
     again.log_in("bob", clip=False)  # this server has run a whole day: alice lost
+    again.run_jobs()
     assert driver.store.match_records_of("bob")[0].winner == 1
     assert driver.store.saved_match("alice", "bob") is None
 

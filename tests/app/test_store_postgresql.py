@@ -91,7 +91,7 @@ def test_the_pool_is_bounded(url: str) -> None:
             try:
                 for _ in range(20):
                     assert store.get_account("alice") is not None
-            except BaseException as error:  # reported below
+            except BaseException as error:  # noqa: BLE001 - reported below
                 errors.append(error)
 
         threads = [threading.Thread(target=read) for _ in range(8)]

@@ -6,7 +6,8 @@ their `board:` lines and answering with legal plays computed by `fibsd.rules.leg
 A finished 1-point match first moves the ratings away from 1500 so that "ratings intact"
 means something; then a 5-point match is played for a few actions and the process is
 killed with SIGKILL right after the last completed action. After the kill the database
-must pass `PRAGMA integrity_check`; after a restart on the same file both players log in,
+must pass `PRAGMA integrity_check` (on SQLite; both tests run on each backend of the
+store, PostgreSQL too); after a restart on the same file both players log in,
 `invite` (no length) + `join` resume the match at exactly the last board each one saw,
 ratings and experience are unchanged, the message that was stored for an offline user is
 delivered, and a message already shown before the crash is not shown again.
@@ -37,6 +38,7 @@ import trio
 from fibsd.rules import legal_plays
 from fibsd.tools.bots.moves import play_line, position_of
 from protocol.board import BoardLine, Colour
+from tests.conftest import StoreBackend
 from tests.server.client import TestClient
 from tests.server.helpers import clip_login, register
 from tests.server.players import Player
@@ -60,11 +62,13 @@ def _free_port() -> int:
 
 
 class ServerProcess:
-    """`python -m fibsd serve` on 127.0.0.1 with a test configuration; stopped by its PID."""
+    """`python -m fibsd serve` on 127.0.0.1 with a test configuration; stopped by its PID.
+    Its store is the SQLite file `db_path`, or the PostgreSQL database `store_url`."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, store_url: str | None = None) -> None:
         self.directory = directory
         self.db_path = directory / "fibsd.db"
+        self.store_url = store_url
         self.config_path = directory / "fibsd.toml"
         self.config_path.write_text(
             "[server]\n"
@@ -92,7 +96,8 @@ class ServerProcess:
         with open(self.log_path, "wb") as log:
             return subprocess.Popen(
                 [sys.executable, "-m", "fibsd", "serve", "--config", str(self.config_path),
-                 "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db_path)],
+                 "--host", "127.0.0.1", "--port", str(self.port),
+                 *(["--store", self.store_url] if self.store_url else ["--db", str(self.db_path)])],
                 cwd=REPO, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
             )
 
@@ -146,13 +151,35 @@ class ServerProcess:
 
 
 @pytest.fixture
-async def server_process(tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    server = ServerProcess(tmp_path)
+async def server_process(tmp_path: Path, backend: StoreBackend) -> AsyncIterator[ServerProcess]:
+    """A server process on each backend of the store in turn (tests/conftest.py)."""
+    server = ServerProcess(tmp_path, backend.location if backend.is_postgresql else None)
     try:
         yield server
     finally:
         await server.close_clients()
         server.terminate()
+
+
+def stored_facts(server: ServerProcess) -> tuple[int, dict[str, int], list[tuple[str, str]]]:
+    """Straight from the database after a kill: how many saved matches, each account's
+    experience, the stored messages; an SQLite file must pass its integrity checks."""
+    if server.store_url is not None:
+        import psycopg
+
+        with psycopg.connect(server.store_url) as pg:
+            saved_row = pg.execute("SELECT COUNT(*) FROM saved_matches").fetchone()
+            assert saved_row is not None
+            accounts = {row[0]: row[1] for row in pg.execute("SELECT name, experience FROM accounts")}
+            stored = [tuple(row) for row in pg.execute("SELECT sender, text FROM messages ORDER BY id")]
+        return int(saved_row[0]), accounts, stored  # type: ignore[return-value]
+    with closing(sqlite3.connect(server.db_path)) as db:
+        assert [row[0] for row in db.execute("PRAGMA integrity_check")] == ["ok"]
+        assert [row[0] for row in db.execute("PRAGMA foreign_key_check")] == []
+        saved = db.execute("SELECT COUNT(*) FROM saved_matches").fetchone()[0]
+        accounts = {row[0]: row[1] for row in db.execute("SELECT name, experience FROM accounts")}
+        stored = db.execute("SELECT sender, text FROM messages").fetchall()
+    return saved, accounts, stored
 
 
 async def settled_board(player: Player) -> BoardLine:
@@ -242,12 +269,7 @@ async def test_sigkill_mid_match_then_restart_resumes_at_the_last_completed_acti
     assert returncode == -signal.SIGKILL
     await server.close_clients()
 
-    with closing(sqlite3.connect(server.db_path)) as db:
-        assert [row[0] for row in db.execute("PRAGMA integrity_check")] == ["ok"]
-        assert [row[0] for row in db.execute("PRAGMA foreign_key_check")] == []
-        saved = db.execute("SELECT COUNT(*) FROM saved_matches").fetchone()[0]
-        accounts = {row[0]: row[1] for row in db.execute("SELECT name, experience FROM accounts")}
-        stored = db.execute("SELECT sender, text FROM messages").fetchall()
+    saved, accounts, stored = stored_facts(server)
     assert saved == 1, "the interrupted match must be saved"
     assert accounts == {"alice": 1, "bob": 1, "carol": 0}, accounts
     assert stored == [("alice", "during the match")], stored
@@ -317,8 +339,7 @@ async def test_sigkill_with_a_roll_in_flight_keeps_the_state_before_or_after_it(
     await trio.sleep(0.002)  # the roll is read, handled and committed about now
     assert server.kill() == -signal.SIGKILL
     await server.close_clients()
-    with closing(sqlite3.connect(server.db_path)) as db:
-        assert [row[0] for row in db.execute("PRAGMA integrity_check")] == ["ok"]
+    stored_facts(server)  # the database is sound
 
     await server.start()
     alice, bob = await resume(server)

@@ -116,7 +116,7 @@ def _disconnect(target: Session, out: Outcome, text: Text = Text.KICKED) -> None
 
 def _lift(registry: Registry, session: Session, kind: str, target: str, done: Text, out: Outcome, *, field: str) -> None:
     # Lifting needs the answer (was there a sanction?), so it reads before it writes.
-    if registry.store.sanction_until(kind, target, registry.clock.now()) is None:
+    if registry.reader.sanction_until(kind, target, registry.clock.now()) is None:
         out.to(session, TextLine.of(Text.NOT_SANCTIONED, target=target))
         return
     out.write(lambda store: _lift_write(store, kind, target))
@@ -141,9 +141,6 @@ def _adduser(registry: Registry, session: Session, name: str, password: str, out
     if password_problem(password) is not None:
         out.to(session, TextLine.of(Text.PASSWORD_TOO_SHORT))
         return
-    if registry.store.account_exists(name):
-        out.to(session, TextLine.of(Text.NAME_ALREADY_USED, name=name))
-        return
     hasher, created_at = registry.hasher, registry.clock.now()
 
     def work() -> str:
@@ -156,4 +153,13 @@ def _adduser(registry: Registry, session: Session, name: str, password: str, out
         follow.to(session, TextLine.of(Text.ADDUSER_DONE, name=name))
         return follow
 
-    out.run(Job.holding_prompt(work, then, name="adduser"))
+    def known(exists: bool) -> Outcome:
+        # Whether the name is taken is a cold read: a job, then the hash (another).
+        follow = Outcome()
+        if exists:
+            follow.to(session, TextLine.of(Text.NAME_ALREADY_USED, name=name))
+        else:
+            follow.run(Job.holding_prompt(work, then, name="adduser"))
+        return follow
+
+    out.run(registry.read(lambda store: store.account_exists(name), known, name="adduser: the name"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fibsd.app import chouettes
 from fibsd.app.outcome import Outcome
-from fibsd.app.play.chouette import ChouetteTable, signed
+from fibsd.app.play.chouette import ChouetteTable, SavedChouette, signed
 from fibsd.app.play.notation import bearoff_text
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -189,11 +189,9 @@ def _engine(registry: Registry, number: int, state: dict[str, object] | None) ->
         return live.engine, live.owner
     if state is None:
         return None
-    engine_data, owner = state.get("engine"), state.get("owner")
-    if not isinstance(engine_data, dict) or not isinstance(owner, str):
-        return None
     try:
-        return Chouette.from_dict(engine_data), owner
+        saved = SavedChouette.from_dict(state)
+        return Chouette.from_dict(saved.engine), saved.owner
     except ValueError:
         return None
 
@@ -203,22 +201,47 @@ def _any_table(registry: Registry, session: Session, action: c.ChouetteAction, n
     """`chouette score N` / `chouette export N`: any table the asker sat at, open or
     closed (a closed table's ledger stays in the store). Others' tables are refused
     with the same words as missing ones: the ledgers are the players'."""
-    live = chouettes.tables(registry).get(number)
-    found = _engine(registry, number, None if live is not None else registry.store.chouette(number))
+    if chouettes.tables(registry).get(number) is not None:
+        out.extend(_any_table_answer(registry, session, action, number, None))
+        return
+    # A closed table is only in the store: a cold read, answered when read.
+    out.run(registry.read(
+        lambda store: store.chouette(number),
+        lambda state: _any_table_answer(registry, session, action, number, state),
+        name="chouette score/export: a saved table",
+    ))
+
+
+def _any_table_answer(registry: Registry, session: Session, action: c.ChouetteAction,
+                      number: int, state: dict[str, object] | None) -> Outcome:
+    out = Outcome()
+    found = _engine(registry, number, state)
     if found is None or not _sat_at(found[0], session.name):
         out.to(session, TextLine.of(Text.CHOUETTE_NOT_YOURS, n=number))
-        return
+        return out
     if action is c.ChouetteAction.SCORE:
         _score(found[0], number, session, out)
     else:
         _export(found[0], number, session, out)
+    return out
 
 
 def _history(registry: Registry, session: Session, out: Outcome) -> None:
     """`chouette history`: the tables the asker sat at (the latest `HISTORY_LIMIT`), with
     the games played, his total and the table's stage."""
+    name = session.name
+    out.run(registry.read(  # every table's saved state: a cold read
+        lambda store: store.chouettes_naming(name),
+        lambda tables: _history_answer(registry, session, tables),
+        name="chouette history",
+    ))
+
+
+def _history_answer(registry: Registry, session: Session,
+                    tables: list[tuple[int, bool, dict[str, object]]]) -> Outcome:
+    out = Outcome()
     entries = []
-    for number, closed, state in registry.store.chouettes_naming(session.name):
+    for number, closed, state in tables:
         found = _engine(registry, number, state)
         if found is None or not _sat_at(found[0], session.name):
             continue
@@ -236,10 +259,11 @@ def _history(registry: Registry, session: Session, out: Outcome) -> None:
                                    count=len(engine.ledger.games), text=f"{signed(total)}, {stage}"))
     if not entries:
         out.to(session, TextLine.of(Text.CHOUETTE_NO_HISTORY))
-        return
+        return out
     out.to(session, TextLine.of(Text.CHOUETTE_HISTORY_HEADER))
     for entry in entries[-HISTORY_LIMIT:]:
         out.to(session, entry)
+    return out
 
 
 # ------------------------------------------------------------------ the game verbs

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fibsd import __version__
+from fibsd.accounts import Account
 from fibsd.app.lobby import restore_table
 from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
+from fibsd.app.verbs import analysis
 from fibsd.fairdice import roll_statistics_from_counts
+from fibsd.store.api import Store
 from protocol import commands as c
 from protocol.listings import (
     GameEntry,
@@ -99,12 +102,32 @@ def _sorted(session: Session, sessions: list[Session]) -> list[Session]:
 
 def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) -> None:
     """`whois NAME`: no name completion (§5.4)."""
-    zone = session.account.variables.timezone
-    online = registry.get(command.name)
-    account = online.account if online is not None else registry.store.get_account(command.name)
-    if account is None:
-        out.lines(session, whois_unknown(command.name))
+    name, want_drops = command.name, session.extensions
+    online = registry.get(name)
+    if online is not None and not want_drops:
+        out.extend(_whois_answer(registry, session, name, None, None))
         return
+
+    def query(store: Store) -> tuple[Account | None, int | None]:
+        account = store.get_account(name)
+        drops = store.drop_count(account.name) if want_drops and account is not None else None
+        return account, drops
+
+    # An offline user's account, and anyone's drop count: cold reads, in a job.
+    out.run(registry.read(query, lambda found: _whois_answer(registry, session, name, *found),
+                          name="whois"))
+
+
+def _whois_answer(registry: Registry, session: Session, name: str, stored: Account | None,
+                  drops: int | None) -> Outcome:
+    """`whois` with what was read (`stored`: the account in the store; `drops`)."""
+    out = Outcome()
+    zone = session.account.variables.timezone
+    online = registry.get(name)
+    account = online.account if online is not None else stored
+    if account is None:
+        out.lines(session, whois_unknown(name))
+        return out
     now = registry.clock.now()
     last_login = online.login_at if online is not None else account.last_login_at
     info = WhoisInfo(
@@ -125,9 +148,10 @@ def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) 
         away_message=online.away_message if online is not None else None,
         email=account.email,
         # fibsd's drop count is an extension line (wording.EXTENSION_LINES).
-        drops=registry.store.drop_count(account.name) if session.extensions else None,
+        drops=(drops or 0) if session.extensions else None,
     )
     out.lines(session, *whois_lines(info, zone))
+    return out
 
 
 def where(registry: Registry, session: Session, command: c.Where, out: Outcome) -> None:
@@ -154,6 +178,8 @@ def show(registry: Registry, session: Session, command: c.Show, out: Outcome) ->
             out.lines(session, show_max_line(registry.online_count(), registry.peak_online))
         case c.ShowWhat.DICE:
             show_dice(session, out)
+        case c.ShowWhat.PR:
+            analysis.show_pr(registry, session, command.name or session.name, out)
 
 
 def show_dice(session: Session, out: Outcome) -> None:
@@ -177,19 +203,33 @@ def show_dice(session: Session, out: Outcome) -> None:
 
 def ratings(registry: Registry, session: Session, command: c.Ratings, out: Outcome) -> None:
     """`ratings [NAME] [from N] [to M]`: players with experience above 50 (§5.4, §8)."""
-    store = registry.store
+    # The ratings list is a cold read: a job, answered when read.
+    def answer(lines: list[str]) -> Outcome:
+        follow = Outcome()
+        follow.lines(session, *lines)
+        return follow
+
     if command.name is not None:
-        rank = store.rating_rank(command.name)
-        entries = [] if rank is None else _entries(store.ratings_page(rank, rank))
-        out.lines(session, *ratings_lines(entries))
+        name = command.name
+
+        def one(store: Store) -> list[str]:
+            rank = store.rating_rank(name)
+            return ratings_lines([] if rank is None else _entries(store.ratings_page(rank, rank)))
+
+        out.run(registry.read(one, answer, name="ratings: one player"))
         return
     start = command.start or 1
     end = command.end or (start + DEFAULT_RATINGS_RANKS - 1)
-    entries = _entries(store.ratings_page(start, end))
-    own_rank = store.rating_rank(session.name)
-    if own_rank is not None and not start <= own_rank <= end:
-        entries += _entries(store.ratings_page(own_rank, own_rank))
-    out.lines(session, *ratings_lines(entries, own_name=session.name))
+    own_name = session.name
+
+    def page(store: Store) -> list[str]:
+        entries = _entries(store.ratings_page(start, end))
+        own_rank = store.rating_rank(own_name)
+        if own_rank is not None and not start <= own_rank <= end:
+            entries += _entries(store.ratings_page(own_rank, own_rank))
+        return ratings_lines(entries, own_name=own_name)
+
+    out.run(registry.read(page, answer, name="ratings"))
 
 
 def _entries(rows: Iterable[tuple[int, str, float, int]]) -> list[RatingEntry]:
@@ -247,8 +287,19 @@ def server_facts(
 
 
 def show_saved(registry: Registry, session: Session, out: Outcome) -> None:
+    name = session.name
+    out.run(registry.read(  # the saved matches: a cold read
+        lambda store: store.saved_matches_of(name),
+        lambda saved: _saved_answer(registry, session, saved),
+        name="show saved",
+    ))
+
+
+def _saved_answer(registry: Registry, session: Session,
+                  saved: list[tuple[str, dict[str, object]]]) -> Outcome:
+    out = Outcome()
     entries: list[SavedEntry] = []
-    for opponent_key, data in registry.store.saved_matches_of(session.name):
+    for opponent_key, data in saved:
         try:
             table = restore_table(registry, data)
         except ValueError:
@@ -266,13 +317,21 @@ def show_saved(registry: Registry, session: Session, out: Outcome) -> None:
             score=table.match.score[seat], opponent_score=table.match.score[1 - seat],
         ))
     out.lines(session, *saved_lines(entries))
+    return out
 
 
 def show_savedcount(registry: Registry, session: Session, name: str, out: Outcome) -> None:
-    store = registry.store
-    account = store.get_account(name)
-    spelled = account.name if account is not None else name
-    out.lines(session, savedcount_line(spelled, len(store.saved_matches_of(spelled))))
+    def count(store: Store) -> str:
+        account = store.get_account(name)
+        spelled = account.name if account is not None else name
+        return savedcount_line(spelled, len(store.saved_matches_of(spelled)))
+
+    def answer(line: str) -> Outcome:
+        follow = Outcome()
+        follow.lines(session, line)
+        return follow
+
+    out.run(registry.read(count, answer, name="show savedcount"))  # a cold read
 
 
 def show_games(registry: Registry, session: Session, out: Outcome) -> None:

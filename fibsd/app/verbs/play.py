@@ -28,7 +28,7 @@ from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs import clocks
 from fibsd.app.verbs.social import refuse_if_muted
-from fibsd.matfile import mat_lines, record_summary
+from fibsd.matfile import MatchRecord, mat_lines, record_summary
 from fibsd.rules import (
     ActionReason,
     GamePhase,
@@ -86,7 +86,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if not target.account.toggles.ready:
         out.to(session, TextLine.of(Text.REFUSING_GAMES, name=target.name))
         return
-    saved = registry.store.saved_match(session.name, target.name)
+    saved = registry.reader.saved_match_info(session.name, target.name)
     resume = command.length is None and not command.unlimited
     if resume and saved is None:
         out.to(session, TextLine.of(Text.NO_SAVED_MATCH_GIVE_LENGTH, name=target.name))
@@ -126,7 +126,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         out.to(session, terms)
         out.to(target, terms)
     if not resume and saved is not None:
-        length = _saved_length(saved)
+        length = saved.length
         if length is None:
             out.to(target, TextLine.of(Text.SAVED_UNLIMITED_WARNING))
         else:
@@ -157,15 +157,6 @@ def uninvite(registry: Registry, session: Session, out: Outcome) -> None:
         out.to(target, TextLine.of(Text.UNINVITES_YOU, name=session.name))
 
 
-def _saved_length(saved: dict[str, Any]) -> int | None:
-    """The length of a saved match (None: unlimited or unreadable)."""
-    try:
-        length = saved["match"]["options"]["length"]
-    except (KeyError, TypeError):
-        return None
-    return length if isinstance(length, int) else None
-
-
 def join(registry: Registry, session: Session, command: c.Join, out: Outcome) -> None:
     table = session.table
     if command.name is None:
@@ -188,31 +179,68 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
         else:
             out.to(session, TextLine.of(Text.TWO_GAMES_AT_ONCE))
         return
+    found = _invitation_to_join(registry, session, command.name, out)
+    if found is None:
+        return
+    inviter, invitation = found
+    if not invitation.resume and registry.reader.saved_match_info(inviter.name, session.name) is None:
+        out.extend(start_match(registry, inviter, session, invitation))
+        return
+    # The saved match (to resume, or to reveal the dice of when a new match replaces
+    # it) is a cold read: a job, and the join goes on when it is read.
+    first, second = inviter.name, session.name
+    out.run(registry.read(
+        lambda store: store.saved_match(first, second),
+        lambda saved: _join_with_saved(registry, session, first, invitation, saved),
+        name="join: the saved match",
+    ))
+
+
+def _invitation_to_join(registry: Registry, session: Session, name: str,
+                        out: Outcome) -> tuple[Session, Invitation] | None:
+    """The inviter called `name` and their invitation of `session`, if `session` may join
+    it now; else None, with the reason said."""
     if session.chouette is not None:
         out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_IN_CHOUETTE))
-        return
-    inviter = registry.find(command.name)
+        return None
+    inviter = registry.find(name)
     if inviter is None:
-        out.to(session, TextLine.of(Text.CANT_FIND_PLAYER, name=command.name))
-        return
+        out.to(session, TextLine.of(Text.CANT_FIND_PLAYER, name=name))
+        return None
     invitation = inviter.invitation
     if inviter is session or invitation is None or invitation.invitee_key != session.key:
         out.to(session, TextLine.of(Text.DIDNT_INVITE_YOU, name=inviter.name))
-        return
+        return None
     if inviter.table is not None:
         out.to(session, TextLine.of(Text.JOIN_ALREADY_PLAYING, name=inviter.name))
-        return
+        return None
     if not inviter.account.toggles.ready:
         out.to(session, TextLine.of(Text.REFUSING_GAMES, name=inviter.name))
-        return
+        return None
+    return inviter, invitation
+
+
+def _join_with_saved(registry: Registry, session: Session, name: str, invitation: Invitation,
+                     saved: dict[str, Any] | None) -> Outcome:
+    """`join`, once the saved match is read: everything is checked again (the users may
+    have moved on while it was read)."""
+    out = Outcome()
+    if registry.get(session.name) is not session or session.table is not None:
+        return out  # gone, or already playing: the join is moot
+    found = _invitation_to_join(registry, session, name, out)
+    if found is None:
+        return out
+    inviter, current = found
+    if current is not invitation:  # invited again meanwhile: that invitation's join
+        return out
     if invitation.resume:
-        saved = registry.store.saved_match(inviter.name, session.name)
         if saved is None:
             out.to(session, TextLine.of(Text.NO_SAVED_MATCH_WITH_PLAYER, name=inviter.name))
-            return
+            return out
         out.extend(resume_match(registry, inviter, session, saved))
     else:
-        out.extend(start_match(registry, inviter, session, invitation))
+        out.extend(start_match(registry, inviter, session, invitation, replaced=saved))
+    return out
 
 
 def leave(registry: Registry, session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
@@ -351,30 +379,46 @@ def old(registry: Registry, session: Session, command: c.Oldboard | c.Oldmoves, 
     if isinstance(command, c.Oldboard) and session.table is not None:
         out.to(session, TextLine.of(Text.NOT_WHILE_PLAYING))
         return
+    if not (session.table is not None and (session.opponent_name or "").lower() == command.name.lower()) \
+            and registry.reader.saved_match_info(session.name, command.name) is not None:
+        # The saved match: a cold read, and the answer when it is read.
+        name, other = session.name, command.name
+        out.run(registry.read(
+            lambda store: store.saved_match(name, other),
+            lambda data: _old_answer(registry, session, command, data),
+            name="oldboard/oldmoves: the saved match",
+        ))
+        return
+    out.extend(_old_answer(registry, session, command, None))
+
+
+def _old_answer(registry: Registry, session: Session, command: c.Oldboard | c.Oldmoves,
+                data: dict[str, Any] | None) -> Outcome:
+    """`oldboard`/`oldmoves` with the saved match `data` read (None: none)."""
+    out = Outcome()
     table: Table[Session] | None = None
     if session.table is not None and (session.opponent_name or "").lower() == command.name.lower():
         table = session.table
-    else:
-        data = registry.store.saved_match(session.name, command.name)
-        if data is not None:
-            try:
-                table = restore_table(registry, data)
-            except ValueError:
-                table = None
-        elif session.last_table is not None and command.name.lower() in (
-            n.lower() for n in session.last_table.names
-        ):
-            table = session.last_table
+    elif data is not None:
+        try:
+            table = restore_table(registry, data)
+        except ValueError:
+            table = None
+    elif session.last_table is not None and command.name.lower() in (
+        n.lower() for n in session.last_table.names
+    ):
+        table = session.last_table
     if table is None:
         missing = Text.NO_SAVED_MATCH_WITH_PLAYER if isinstance(command, c.Oldboard) else Text.NO_SAVED_GAME_WITH
         out.to(session, TextLine.of(missing, name=command.name))
-        return
+        return out
     if isinstance(command, c.Oldmoves):
         out.lines(session, *table.moves_lines(table.last_game()))
-        return
+        return out
     seat = table.seat_of_name(session.name)
     line = boards.board_line(table, seat, as_player=True)
     out.to(session, BoardMessage(line, style=session.account.variables.boardstyle, player_name=session.name))
+    return out
 
 
 # ------------------------------------------------------------------- game verbs
@@ -586,20 +630,34 @@ def kibitz(registry: Registry, session: Session, command: c.Kibitz | c.Whisper, 
 
 def export(registry: Registry, session: Session, command: c.Export, out: Outcome) -> None:
     """fibsd's `export`: your finished matches, or one of them as a Jellyfish .mat file."""
-    store = registry.store
+    # Match records are cold reads: jobs, answered when read.
     if command.record_id is None:
-        records = store.match_records_of(session.name)
-        if not records:
-            out.to(session, TextLine.of(Text.EXPORT_NONE))
-            return
-        out.to(session, TextLine.of(Text.EXPORT_HEADER))
-        out.lines(session, *(record_summary(record) for record in records))
+        name = session.name
+
+        def listing(records: list[MatchRecord]) -> Outcome:
+            answer = Outcome()
+            if not records:
+                answer.to(session, TextLine.of(Text.EXPORT_NONE))
+                return answer
+            answer.to(session, TextLine.of(Text.EXPORT_HEADER))
+            answer.lines(session, *(record_summary(record) for record in records))
+            return answer
+
+        out.run(registry.read(lambda store: store.match_records_of(name), listing,
+                              name="export: the records"))
         return
-    record = store.match_record(command.record_id)
-    if record is None or session.key not in (name.lower() for name in record.players):
-        out.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=command.record_id))
-        return
-    out.lines(session, *mat_lines(record, registry.config.club_name))
+    record_id = command.record_id
+
+    def exported(record: MatchRecord | None) -> Outcome:
+        answer = Outcome()
+        if record is None or session.key not in (name.lower() for name in record.players):
+            answer.to(session, TextLine.of(Text.EXPORT_UNKNOWN, number=record_id))
+            return answer
+        answer.lines(session, *mat_lines(record, registry.config.club_name))
+        return answer
+
+    out.run(registry.read(lambda store: store.match_record(record_id), exported,
+                          name="export: a record"))
 
 
 def claim(registry: Registry, session: Session, out: Outcome) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fibsd.accounts import name_key
+from fibsd.accounts import Account, name_key
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -90,18 +90,38 @@ def message(registry: Registry, session: Session, command: c.Message, out: Outco
     """Leave a message: delivered now if the user is online, else stored (CLIP 9/10/11)."""
     if refuse_if_muted(registry, session, out):
         return
-    online = registry.get(command.name)
     now = int(registry.clock.now())
-    if online is not None:
-        note = Message(session.name, now, command.text)
-        online.received_messages.append(note)
-        out.to(online, note)
-        out.to(session, MessageDelivered(online.name))
+    if _deliver_now(registry, session, command, now, out):
         return
-    account = registry.store.get_account(command.name)
+    name = command.name
+    out.run(registry.read(  # an offline user's account: a cold read
+        lambda store: store.get_account(name),
+        lambda account: _message_offline(registry, session, command, now, account),
+        name="message: the recipient",
+    ))
+
+
+def _deliver_now(registry: Registry, session: Session, command: c.Message, now: int,
+                 out: Outcome) -> bool:
+    """Deliver the message if its recipient is online; whether it was."""
+    online = registry.get(command.name)
+    if online is None:
+        return False
+    note = Message(session.name, now, command.text)
+    online.received_messages.append(note)
+    out.to(online, note)
+    out.to(session, MessageDelivered(online.name))
+    return True
+
+
+def _message_offline(registry: Registry, session: Session, command: c.Message, now: int,
+                     account: Account | None) -> Outcome:
+    out = Outcome()
+    if _deliver_now(registry, session, command, now, out):  # came online meanwhile
+        return out
     if account is None:
         out.to(session, TextLine.of(Text.DONT_KNOW_USER, name=command.name))
-        return
+        return out
     recipient, sender, text = account.name, session.name, command.text
 
     def store_message(store: Store) -> None:
@@ -109,6 +129,7 @@ def message(registry: Registry, session: Session, command: c.Message, out: Outco
 
     out.write(store_message)
     out.to(session, MessageSaved(recipient))
+    return out
 
 
 def show_messages(session: Session, out: Outcome) -> None:
@@ -123,18 +144,37 @@ def waitfor(registry: Registry, session: Session, command: c.Waitfor, out: Outco
     if not command.names:
         out.lines(session, *waitfor_lines(list(session.waiting_for.values())))
         return
-    for typed in command.names:
+    names, own_key = command.names, session.key
+    if all(name_key(typed) == own_key or registry.get(typed) is not None for typed in names):
+        out.extend(_waitfor_answer(registry, session, names, {}))
+        return
+
+    def query(store: Store) -> dict[str, Account | None]:
+        return {typed: store.get_account(typed) for typed in names if name_key(typed) != own_key}
+
+    out.run(registry.read(  # offline users' accounts: a cold read
+        query, lambda accounts: _waitfor_answer(registry, session, names, accounts),
+        name="waitfor",
+    ))
+
+
+def _waitfor_answer(registry: Registry, session: Session, names: tuple[str, ...],
+                    accounts: dict[str, Account | None]) -> Outcome:
+    """`waitfor NAME...` with the accounts read of those who were offline."""
+    out = Outcome()
+    for typed in names:
         if name_key(typed) == session.key:
             out.to(session, TextLine.of(Text.WAITFOR_SELF))
         elif registry.get(typed) is not None:
             out.to(session, TextLine.of(Text.WAITFOR_ALREADY_LOGGED_IN, name=typed))
         else:
-            account = registry.store.get_account(typed)
+            account = accounts.get(typed)
             if account is None:
                 out.to(session, TextLine.of(Text.NO_USER_CALLED, name=typed))
             else:
                 session.waiting_for[name_key(account.name)] = account.name
                 out.to(session, TextLine.of(Text.WAITFOR_ADDED, name=account.name))
+    return out
 
 
 def gag(registry: Registry, session: Session, command: c.Gag, out: Outcome) -> None:

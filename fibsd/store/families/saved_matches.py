@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from fibsd.store.api import PatchStep, apply_patch
+from fibsd.store.api import PatchStep, SavedMatchInfo, apply_patch, saved_match_info
 from fibsd.store.families.base import Family, json_object, pair_key
 
 
@@ -78,6 +78,22 @@ class SavedMatches(Family):
         if not rows:
             return None
         return self._with_patches(low, high, json_object(rows[0]["data"])) or None
+
+    def saved_match_info(self, name: str, other: str) -> SavedMatchInfo | None:
+        """Whether the two players have a saved match, and its length: read from the
+        whole copy alone (no games, no patches: the length never changes)."""
+        low, high = pair_key(name, other)
+        rows = self._read(
+            "SELECT data FROM saved_matches WHERE player_low = ? AND player_high = ?", (low, high)
+        )
+        data = json_object(rows[0]["data"]) if rows else {}
+        return saved_match_info(data) if data else None  # unreadable: as if none
+
+    def saved_match_heads(self) -> list[tuple[str, str, SavedMatchInfo]]:
+        """(low key, high key, info) of every saved match (a backend's memory of them)."""
+        rows = self._read("SELECT player_low, player_high, data FROM saved_matches", ())
+        heads = [(row["player_low"], row["player_high"], json_object(row["data"])) for row in rows]
+        return [(low, high, saved_match_info(data)) for low, high, data in heads if data]
 
     def delete_saved_match(self, name: str, other: str) -> None:
         low, high = pair_key(name, other)

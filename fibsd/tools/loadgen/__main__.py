@@ -83,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
                               " of commands/s and CPU per command) (default 10)")
         sub.add_argument("--db-dir", type=Path, default=None,
                          help="directory for the server's temporary database (default: $TMPDIR)")
+        sub.add_argument("--store", default=None, metavar="postgresql://...",
+                         help="the server's store (default: an SQLite file in its temporary"
+                              " directory); the database must be empty")
         sub.add_argument("--server-log-level", default="WARNING",
                          help="the server's log_level (default WARNING)")
         sub.add_argument("--server-setting", action="append", default=[], metavar="TABLE.KEY=VALUE",
@@ -134,12 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     sample_seconds=max(0.1, args.sample_seconds))
     try:
         server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir, log_level=args.server_log_level,
-                               keep=args.keep, overrides=args.server_setting)
+                               keep=args.keep, overrides=args.server_setting, store=args.store)
     except ValueError as error:
         parser.error(str(error))
     started = time.perf_counter()
     with server:
-        precreate_accounts(server.db_path, (account_name(i) for i in range(args.sessions)))
+        precreate_accounts(server.store_location, (account_name(i) for i in range(args.sessions)))
         server.start()
         report = trio.run(_run, args, server, common)
         common.phase("done")  # the scenario stopped the server (`stop_server`)

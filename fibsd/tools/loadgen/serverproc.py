@@ -18,6 +18,7 @@ full speed. Never use it for a real server.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -100,6 +101,10 @@ max_output_lines = 1000000
 [passwords]
 password_hash_scheme = "pbkdf2_sha256"
 pbkdf2_rounds = 1000
+
+[analysis]
+# The load run measures the server, not GNU Backgammon analysing its thousands of matches.
+analysis_auto = "none"
 """
 
 
@@ -130,7 +135,7 @@ def with_overrides(text: str, overrides: Iterable[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def precreate_accounts(db_path: Path, names: Iterable[str]) -> int:
+def precreate_accounts(location: str | Path, names: Iterable[str]) -> int:
     """Create accounts (password `PASSWORD`) in the database before the server starts.
 
     One hash is computed and shared: every account has the same password, and a salted
@@ -138,12 +143,12 @@ def precreate_accounts(db_path: Path, names: Iterable[str]) -> int:
     """
     from fibsd.accounts import Account
     from fibsd.passwords import PasswordHasher
-    from fibsd.store.sqlite import SQLiteStore
+    from fibsd.store.backends import open_store
 
     hashed = PasswordHasher("pbkdf2_sha256", pbkdf2_rounds=1000).hash(PASSWORD)
     now = time.time()
     created = 0
-    with SQLiteStore.open(db_path) as store:
+    with open_store(location) as store:
         for name in names:
             store.create_account(Account.new(name, hashed, now))
             created += 1
@@ -205,9 +210,13 @@ class ServerProcess:
     """A fibsd server started for one load run; use as a context manager."""
 
     def __init__(self, *, fd_limit: int, db_dir: Path | None = None, log_level: str = "WARNING",
-                 keep: bool = False, overrides: Iterable[str] = ()) -> None:
+                 keep: bool = False, overrides: Iterable[str] = (), store: str | None = None) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="fibsd-load-", dir=db_dir))
         self.db_path = self.directory / "fibsd.db"
+        #: The server's store: the SQLite file `db_path`, or a PostgreSQL URL.
+        self.store_location: str | Path = store or self.db_path
+        if store:
+            overrides = [*overrides, f"server.store={json.dumps(store)}"]
         self.config_path = self.directory / "fibsd.toml"
         self.log_path = self.directory / "server.log"
         self.port = free_port()
