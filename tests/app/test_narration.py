@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from fibsd.app.play import narration
 from fibsd.dice import ScriptedDice
-from fibsd.rules import CubeOffered, DiceRolled, GameResult, GameWon, ScoreChanged, WinKind
+from fibsd.rules import (
+    CubeOffered,
+    DiceRolled,
+    GameResult,
+    GameWon,
+    ScoreChanged,
+    WinKind,
+)
 from fibsd.store.api import MatchChange, MatchCopy, save_running_match
 from fibsd.store.sqlite import SQLiteStore as Store
 from protocol.messages import TextLine
