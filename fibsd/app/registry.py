@@ -30,6 +30,7 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource, MatchDice
 from fibsd.passwords import PasswordHasher
+from fibsd.rules.tournament import Tournament
 from fibsd.store.api import Reader, Store
 
 T = TypeVar("T")
@@ -83,6 +84,10 @@ class Registry:
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
+        #: Every tournament by its name's key (`fibsd.app.tournaments` loads the saved ones
+        #: on first use, so a restart resumes them with all their results).
+        self.tournaments: dict[str, Tournament] = {}
+        self.tournaments_loaded = False
         #: When running match clocks run out, nearest first (`fibsd.app.lobby.tick_clocks`).
         self.deadlines: Deadlines[Table[Session]] = Deadlines()
         #: Running correspondence matches by the pair's name keys (sorted), seated or not

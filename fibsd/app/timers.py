@@ -11,7 +11,7 @@ between two ticks as well.
 
 from __future__ import annotations
 
-from fibsd.app import aftermath, chouettes, lobby
+from fibsd.app import aftermath, chouettes, lobby, tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 
@@ -27,10 +27,12 @@ def next_tick_in(registry: Registry) -> float | None:
     wanted: list[float] = []
     if chouettes.tables(registry):  # (loads the saved tables the first time)
         wanted.append(CHOUETTE_TICK_SECONDS)
+    tournament_tick = tournaments.next_tick_in(registry)
+    if tournament_tick is not None:
+        wanted.append(tournament_tick)
     nearest = registry.deadlines.nearest()  # match clocks: the top of their heap only
     if nearest is not None:
         wanted.append(min(CLOCK_TICK_SECONDS, max(0.0, nearest - registry.clock.now())))
-    # Tournament deadlines: their own "how soon" here.
     return min(wanted, default=None)
 
 
@@ -38,6 +40,6 @@ def tick(registry: Registry, now: float) -> Outcome:
     """Everything whose time came by `now`, in one outcome."""
     out = Outcome()
     out.extend(chouettes.tick(registry, now))
+    out.extend(tournaments.tick(registry, now))
     out.extend(lobby.tick_clocks(registry, now))
-    # Match clocks and tournament deadlines: their own tick here, each adding to `out`.
     return aftermath.hand_on(registry, out)
