@@ -954,6 +954,11 @@ class Text(enum.Enum):
     TOURNAMENT_LIST_HEADER = "Tournaments:"
     TOURNAMENT_LIST_ENTRY = "  {text}: {names}, {length}-point matches, {count} entered, by {name}"
     TOURNAMENT_SHOW_HEADER = "Tournament {text}: {names}, {length}-point matches, rated, created by {name}."
+    TOURNAMENT_SHOW_OPTIONS = "  Options: {text}."
+    # Pieces of `tournament list` and `tournament show` lines (LINE_FRAGMENTS).
+    TOURNAMENT_OPTION_ROUNDS = "{n} rounds"
+    TOURNAMENT_OPTION_CONSOLATION = "consolation bracket"
+    TOURNAMENT_OPTION_BOTS = "bots may enter"
     TOURNAMENT_SHOW_RULES = "  No-show time {seconds} seconds; no clock."
     TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {seconds} seconds; clock: {text} seconds delay, {names} seconds reserve per point."
     TOURNAMENT_SHOW_OPEN = "  Open for entries: {count} entered."
@@ -1038,6 +1043,9 @@ LINE_FRAGMENTS: Final = frozenset(
         Text.BOARD_CUBE_OWNER,
         Text.BOARD_ROLLED,
         Text.BOARD_TURN,
+        Text.TOURNAMENT_OPTION_ROUNDS,
+        Text.TOURNAMENT_OPTION_CONSOLATION,
+        Text.TOURNAMENT_OPTION_BOTS,
         Text.BOARD_CLOCK,
         Text.CLOCK_TERMS_DELAY,
         Text.CLOCK_TERMS_PER_GAME,

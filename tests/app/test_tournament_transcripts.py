@@ -194,6 +194,7 @@ def test_a_swiss_of_five_gives_byes_keeps_standings_and_names_the_winner() -> No
     sw = driver.registry.tournaments["sw"]
     assert sw.phase is Phase.FINISHED and sw.winner == sw.standings()[0].name
     shown = driver.send("pc", "tournament show sw")
+    assert shown[:2] == ["Tournament sw: swiss, 1-point matches, rated, created by pa.", "  Options: 3 rounds."]
     assert "  Standings (points, Buchholz, match-point difference):" in shown
     assert f"  Winner: {sw.winner}" in shown
     assert sum(line.endswith("has a bye") for line in shown) == 3

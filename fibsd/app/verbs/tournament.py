@@ -29,7 +29,7 @@ from fibsd.rules.tournament import (
 )
 from protocol import commands as c
 from protocol.messages import TextLine
-from protocol.wording import Text
+from protocol.wording import Text, render
 
 log = logging.getLogger("fibsd.admin")
 
@@ -167,15 +167,19 @@ def _cancel(registry: Registry, session: Session, tournament: Tournament, out: O
 # ------------------------------------------------------------------ listings
 
 
-def _describe(tournament: Tournament) -> str:
-    words = [tournament.format.value]
+def _options(tournament: Tournament) -> list[str]:
+    words = []
     if tournament.format is Format.SWISS and tournament.rounds is not None:
-        words.append(f"{tournament.rounds} rounds")
+        words.append(render(Text.TOURNAMENT_OPTION_ROUNDS, n=tournament.rounds))
     if tournament.consolation:
-        words.append("consolation")
+        words.append(Text.TOURNAMENT_OPTION_CONSOLATION.value)
     if tournament.bots_allowed:
-        words.append("bots")
-    return ", ".join(words)
+        words.append(Text.TOURNAMENT_OPTION_BOTS.value)
+    return words
+
+
+def _describe(tournament: Tournament) -> str:
+    return ", ".join([tournament.format.value, *_options(tournament)])
 
 
 def _list(registry: Registry, session: Session, out: Outcome) -> None:
@@ -192,8 +196,13 @@ def _list(registry: Registry, session: Session, out: Outcome) -> None:
 
 def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> None:
     """Entrants, each round's pairings and results, the standings, the winner."""
-    lines = [TextLine.of(Text.TOURNAMENT_SHOW_HEADER, text=t.name, names=_describe(t), length=t.length,
+    # (The format alone in the header, the options on a line of their own: the web client
+    # reads the header as "NAME: FORMAT, N-point matches, ...".)
+    lines = [TextLine.of(Text.TOURNAMENT_SHOW_HEADER, text=t.name, names=t.format.value, length=t.length,
                          name=t.creator)]
+    options = _options(t)
+    if options:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPTIONS, text=", ".join(options)))
     if t.clock is None:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, seconds=t.noshow_seconds))
     else:
