@@ -195,6 +195,9 @@ class WhoisInfo:
     email: str | None = None
     #: fibsd: matches this user dropped and did not come back to (None: not shown).
     drops: int | None = None
+    #: fibsd: an administrator marked the account as a bot's (club-play.md B1; shown only
+    #: to sessions that take fibsd's own lines).
+    bot: bool = False
 
 
 def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
@@ -227,6 +230,8 @@ def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
     lines.append(render(Text.WHOIS_RATING, rating=info.rating, experience=info.experience))
     if info.drops:
         lines.append(render(Text.WHOIS_DROPS, count=info.drops))
+    if info.bot:
+        lines.append(render(Text.WHOIS_BOT, name=info.name))
     if info.email:
         lines.append(render(Text.WHOIS_EMAIL, email=info.email))
     else:
@@ -526,6 +531,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "analysis": Text.HELP_ANALYSIS,
     "claim": Text.HELP_CLAIM,
     "uninvite": Text.HELP_UNINVITE,
+    "clock": Text.HELP_CLOCK,
+    "correspondence": Text.HELP_CORRESPONDENCE,
     "chouette": Text.HELP_CHOUETTE,
     "team": Text.HELP_TEAM,
     "boxside": Text.HELP_BOXSIDE,
@@ -537,6 +544,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "unmute": Text.HELP_UNMUTE,
     "adduser": Text.HELP_ADDUSER,
     "invitecode": Text.HELP_INVITECODE,
+    "tournament": Text.HELP_TOURNAMENT,
+    "setbot": Text.HELP_SETBOT,
     "double": Text.HELP_DOUBLE,
     "erase": Text.HELP_ERASE,
     "gag": Text.HELP_GAG,
@@ -602,7 +611,8 @@ def help_lines(topic: str | None, verb: str | None) -> list[str]:
         lines = [Text.HELP_LIST_HEADER.value]
         for start in range(0, len(verbs), _HELP_COLUMNS):
             row = verbs[start : start + _HELP_COLUMNS]
-            lines.append("  " + "".join(v.ljust(_HELP_COLUMN_WIDTH) for v in row).rstrip())
+            # (a word as wide as the column, `correspondence`, still gets its space)
+            lines.append("  " + "".join(f"{v:<{_HELP_COLUMN_WIDTH - 1}} " for v in row).rstrip())
         return lines
     text = HELP_TOPICS.get(topic.lower()) or HELP_TOPICS.get(verb or "")
     if text is None:
@@ -617,4 +627,5 @@ HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
                          Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5, Text.HELP_CHOUETTE_6,
                          Text.HELP_CHOUETTE_7, Text.HELP_CHOUETTE_8, Text.HELP_CHOUETTE_9,
                          Text.HELP_CHOUETTE_10),
+    Text.HELP_TOURNAMENT: (Text.HELP_TOURNAMENT_1, Text.HELP_TOURNAMENT_2, Text.HELP_TOURNAMENT_3),
 }

@@ -379,6 +379,7 @@ class Text(enum.Enum):
     BOARD_CUBE_OWNER = " (owned by {name})"
     BOARD_ROLLED = "{name} rolled {die1} {die2}."
     BOARD_TURN = "turn: {name}"
+    BOARD_CLOCK = "  clock: {text}"
 
 
     # --- commands, their errors and listings (owned by protocol.commands/listings) ---
@@ -397,6 +398,10 @@ class Text(enum.Enum):
         "** The second argument to 'invite' has to be a number or the word 'unlimited'"
     )
     MATCH_TOO_LONG = "** You can't play a {length} point match."
+    INVITE_CLOCK_USAGE = (
+        "** usage: invite <user> <length> clock [<delay> <reserve per point> | fast | normal"
+        " | casual | bullet] [overtime <seconds>], or invite <user> <length> days <days per move>"
+    )
     WATCH_WHO = "** Watch who?"
     LOOK_AT_WHO = "** Look at who?"
     OLDBOARD_USAGE = "** usage: oldboard <name>"
@@ -558,7 +563,11 @@ class Text(enum.Enum):
     HELP_ERASE = "erase - administrators only."
     HELP_GAG = "gag [<user>] - ignore what <user> tells, shouts, kibitzes (again to undo); alone: list."
     HELP_HELP = "help (man) [<command>] - list the commands, or explain one."
-    HELP_INVITE = "invite (i) <user> [<length>|unlimited] [holland|jacoby|nocrawford|beavers] - invite <user> to a match, or to resume one."
+    HELP_INVITE = (
+        "invite (i) <user> [<length>|unlimited] [holland|jacoby|nocrawford|beavers]"
+        " [clock [<delay> <reserve>|fast|normal|casual|bullet] | days <n>]"
+        " - invite <user> to a match, or to resume one."
+    )
     HELP_JOIN = "join [<user>] - accept <user>'s invitation; alone: continue with the next game."
     HELP_KIBITZ = "kibitz (k) <message> - talk to the players and watchers of your game."
     HELP_LAST = "last - show the last logins and logouts."
@@ -613,6 +622,10 @@ class Text(enum.Enum):
     HELP_INVITECODE = "invitecode [<count>] - (administrators) make invitation codes for new accounts."
     HELP_CLAIM = "claim - when your opponent dropped and did not come back in time: win the match."
     HELP_EXPORT = "export [<number>] - list your finished matches; with a number: that match as a .mat file."
+    HELP_CLOCK = "clock - the reserves and the delay of the match you play or watch."
+    HELP_CORRESPONDENCE = (
+        "correspondence [<user>] - list your correspondence matches; with a name: sit down at that one."
+    )
 
     # away listing: the asker's own entry (§5.2, [HELP away]).
     AWAY_LIST_SELF = "You: {text}"
@@ -716,6 +729,35 @@ class Text(enum.Enum):
     NOTHING_TO_CLAIM = "** There is nothing to claim."
     YOU_CLAIM = "** {name} did not come back: you claim the match."
     CLAIMED_FROM_YOU = "** {name} claimed your match after you did not come back."
+    # Match clocks and correspondence (docs/clocks.md, club-play.md K).
+    MATCH_CLOCK = "Clock: {text}."
+    CLOCK_TERMS_DELAY = "delay {text} s, reserve {duration}"
+    CLOCK_TERMS_PER_GAME = "delay {text} s, reserve {duration} per game"
+    CLOCK_TERMS_OVERTIME = ", one overtime of {duration}"
+    CLOCK_TERMS_DAYS = "{text} days per move (correspondence)"
+    CLOCK_ROW = "  {name}: {duration} left{text}"
+    CLOCK_ROW_TO_ACT = ", to act"
+    CLOCK_ROW_DELAY_FIRST = " ({seconds} s of delay first)"
+    CLOCK_ROW_OVERTIME = ", overtime used"
+    CLOCK_STATE = "clock: {name} {reserve:d} {opponent} {opponent_reserve:d} {delay:d} {delay_left:d} {mover} {kind}"
+    NO_MATCH_CLOCK = "** No clock: you're not playing or watching a match with one."
+    CLOCK_REQUIRED = "** Rated matches here need a clock: add 'clock' (or 'days N') to your invitation."
+    CLOCK_DELAY_TOO_LONG = "** The longest delay allowed here is {seconds} seconds."
+    CLOCK_RESERVE_TOO_LONG = "** The longest reserve allowed here is {duration}."
+    CLOCK_DAYS_TOO_LONG = "** The longest time per move allowed here is {text} days."
+    YOU_LOSE_ON_TIME = "** You ran out of time and lose the match."
+    LOSES_ON_TIME = "** {name} ran out of time and loses the match."
+    YOU_IN_OVERTIME = "** Your reserve is used up: you have {duration} of overtime."
+    IN_OVERTIME = "** {name}'s reserve is used up: {duration} of overtime."
+    CORRESPONDENCE_HEADER = "Your correspondence matches (opponent, score, to move, time left):"
+    CORRESPONDENCE_ROW = "  {name} {score}-{opponent_score} of {match_length} {mover} {duration}"
+    CORRESPONDENCE_NONE = "** You have no correspondence matches."
+    CORRESPONDENCE_YOUR_MOVE = "** Your move against {name} (correspondence): {duration} left. Type 'correspondence {opponent}' to play."
+    NO_CORRESPONDENCE_WITH = "** You have no correspondence match with {name}."
+    CORRESPONDENCE_USE_IT = "** You have a correspondence match with {name}: play it with 'correspondence {opponent}'."
+    CORRESPONDENCE_LEFT = "** {name} left the correspondence match. It goes on: the clock runs for whoever is to move."
+    CORRESPONDENCE_YOU_LEFT = "** You left the correspondence match with {name}. It goes on: type 'correspondence {opponent}' to come back."
+    CORRESPONDENCE_SAT_DOWN = "** {name} sits down at your correspondence match."
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."
@@ -874,6 +916,75 @@ class Text(enum.Enum):
     CHOUETTE_YOU_OWE_TURN = "Chouette: it is your turn: {text}."
     CHOUETTE_GAME_RESULT = "Chouette: game {n}: {text}. Totals: {names}."
 
+    # --- fibsd's tournaments (docs/tournaments.md, club-play.md T). Like the chouette's,
+    # status lines start `Tournament ` without `** `, so a FIBS client shows them as text;
+    # they reach the entrants (entering is the opt-in) and, for a start and an end, users
+    # with `report` on who take fibsd's lines (`toggle extensions`; telnet has it on).
+    HELP_TOURNAMENT = "tournament create|join|leave|start|cancel|list|show - club tournaments run by the server: knockout, swiss, roundrobin. 'help tournament' tells more."
+    HELP_TOURNAMENT_1 = "tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation] - open a tournament (docs/tournaments.md)."
+    HELP_TOURNAMENT_2 = "tournament join|leave <name> - enter or withdraw before it starts. tournament start|cancel <name> - its creator or an administrator."
+    HELP_TOURNAMENT_3 = "tournament list | show <name> - the tournaments; one's entrants, rounds, results, standings and winner. Your matches start by themselves when you and your opponent are both here and free; rated."
+    TOURNAMENT_USAGE = "** Usage: tournament create|join|leave|start|cancel|list|show"
+    TOURNAMENT_CREATE_USAGE = "** Usage: tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation]"
+    TOURNAMENT_NEEDS_NAME = "** tournament {text} needs a tournament's name (letters, digits, - and _)."
+    TOURNAMENT_NO_SUCH = "** There is no tournament called {text}."
+    TOURNAMENT_NAME_TAKEN = "** There is a tournament called {text} already."
+    TOURNAMENT_CREATE_ADMINS_ONLY = "** Only administrators may create tournaments here."
+    TOURNAMENT_CREATOR_ONLY = "** Only the tournament's creator ({name}) or an administrator may do that."
+    TOURNAMENT_ALREADY_ENTERED = "** You have entered {text} already."
+    TOURNAMENT_NOT_ENTERED = "** You have not entered {text}."
+    TOURNAMENT_FULL = "** Tournament {text} is full."
+    TOURNAMENT_STARTED = "** Tournament {text} has started: no more changes to the entrants."
+    TOURNAMENT_OVER = "** Tournament {text} is over."
+    TOURNAMENT_TOO_FEW = "** A tournament needs at least 2 entrants."
+    TOURNAMENT_CLOCK_REQUIRED = "** Rated matches here need a clock: add 'clock' to the tournament."
+    TOURNAMENT_NO_BOTS = "** Tournament {text} does not take bots."
+    TOURNAMENT_NONE = "** There are no tournaments. Type 'tournament create' to open one."
+    TOURNAMENT_CREATED = "Tournament {text} opened by {name}. Type 'tournament join {text}' to enter."
+    TOURNAMENT_JOINS = "Tournament {text}: {name} enters ({count} entered)."
+    TOURNAMENT_LEAVES = "Tournament {text}: {name} withdraws ({count} entered)."
+    TOURNAMENT_BEGINS = "Tournament {text} starts with {count} players."
+    TOURNAMENT_CANCELLED = "Tournament {text} is cancelled by {name}."
+    TOURNAMENT_ROUND = "Tournament {text}: round {n} pairings: {names}"
+    TOURNAMENT_YOUR_PAIRING = "Tournament {text}: round {n}: your {length}-point match with {name} starts when you are both here and free (forfeit after {seconds} seconds)."
+    TOURNAMENT_YOUR_BYE = "Tournament {text}: round {n}: you have a bye."
+    TOURNAMENT_RESULT = "Tournament {text}: {winner} beats {loser} {score}-{opponent_score}."
+    TOURNAMENT_FORFEIT = "Tournament {text}: {loser} did not show; {winner} wins by forfeit."
+    TOURNAMENT_DOUBLE_FORFEIT = "Tournament {text}: neither {name} nor {opponent} showed."
+    TOURNAMENT_WINNER = "Tournament {text} is over: {name} wins."
+    TOURNAMENT_LIST_HEADER = "Tournaments:"
+    TOURNAMENT_LIST_ENTRY = "  {text}: {names}, {length}-point matches, {count} entered, by {name}"
+    TOURNAMENT_SHOW_HEADER = "Tournament {text}: {names}, {length}-point matches, rated, created by {name}."
+    TOURNAMENT_SHOW_OPTIONS = "  Options: {text}."
+    # Pieces of `tournament list` and `tournament show` lines (LINE_FRAGMENTS).
+    TOURNAMENT_OPTION_ROUNDS = "{n} rounds"
+    TOURNAMENT_OPTION_CONSOLATION = "consolation bracket"
+    TOURNAMENT_OPTION_BOTS = "bots may enter"
+    TOURNAMENT_SHOW_RULES = "  No-show time {seconds} seconds; no clock."
+    TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {seconds} seconds; clock: {text} seconds delay, {names} seconds reserve per point."
+    TOURNAMENT_SHOW_OPEN = "  Open for entries: {count} entered."
+    TOURNAMENT_SHOW_RUNNING = "  Round {n} of {count} is being played."
+    TOURNAMENT_SHOW_FINISHED = "  Finished after {count} rounds."
+    TOURNAMENT_SHOW_CANCELLED = "  Cancelled."
+    TOURNAMENT_SHOW_ENTRANT = "  Seed {n}: {name} ({text})"
+    TOURNAMENT_SHOW_ROUND = "  Round {n}:"
+    TOURNAMENT_SHOW_CONSOLATION_ROUND = "  Round {n}, consolation bracket:"
+    TOURNAMENT_SHOW_PLAYED = "    {winner} beats {loser} {score}-{opponent_score}"
+    TOURNAMENT_SHOW_FORFEIT = "    {winner} beats {loser} by forfeit"
+    TOURNAMENT_SHOW_DOUBLE_FORFEIT = "    {name} and {opponent}: neither showed"
+    TOURNAMENT_SHOW_BYE = "    {name} has a bye"
+    TOURNAMENT_SHOW_PLAYING = "    {name} v {opponent}: playing"
+    TOURNAMENT_SHOW_WAITING = "    {name} v {opponent}: waiting for both"
+    TOURNAMENT_SHOW_STANDINGS = "  Standings (points, Buchholz, match-point difference):"
+    TOURNAMENT_SHOW_STANDING = "    {n}. {name} {text}"
+    TOURNAMENT_SHOW_WINNER = "  Winner: {name}"
+    TOURNAMENT_SHOW_CONSOLATION = "  Consolation winner: {name}"
+    HELP_SETBOT = "setbot <user> on|off - (administrators) mark an account as a bot's, or clear the mark: 'whois' shows it; bots enter only tournaments that allow them."
+    SETBOT_USAGE = "** Usage: setbot <name> on|off"
+    SETBOT_DONE = "** {name} is marked as a bot now."
+    SETBOT_CLEARED = "** {name} is not marked as a bot any more."
+    WHOIS_BOT = "  {name} is a bot."
+
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
 # gets them only after `toggle extensions` (telnet sessions have it on). The value is the
@@ -892,6 +1003,15 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     # The analysis a user asked for is ready, or failed (sent unasked, later).
     Text.ANALYSIS_READY: None,
     Text.ANALYSIS_FAILED: None,
+    Text.WHOIS_BOT: None,
+    # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
+    # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
+    Text.CLOCK_STATE: None,
+    Text.YOU_LOSE_ON_TIME: None,
+    Text.LOSES_ON_TIME: None,
+    Text.YOU_IN_OVERTIME: None,
+    Text.IN_OVERTIME: None,
+    Text.CORRESPONDENCE_YOUR_MOVE: None,
 }
 
 
@@ -924,6 +1044,17 @@ LINE_FRAGMENTS: Final = frozenset(
         Text.BOARD_CUBE_OWNER,
         Text.BOARD_ROLLED,
         Text.BOARD_TURN,
+        Text.TOURNAMENT_OPTION_ROUNDS,
+        Text.TOURNAMENT_OPTION_CONSOLATION,
+        Text.TOURNAMENT_OPTION_BOTS,
+        Text.BOARD_CLOCK,
+        Text.CLOCK_TERMS_DELAY,
+        Text.CLOCK_TERMS_PER_GAME,
+        Text.CLOCK_TERMS_OVERTIME,
+        Text.CLOCK_TERMS_DAYS,
+        Text.CLOCK_ROW_TO_ACT,
+        Text.CLOCK_ROW_DELAY_FIRST,
+        Text.CLOCK_ROW_OVERTIME,
     }
 )
 

@@ -11,12 +11,15 @@ between two ticks as well.
 
 from __future__ import annotations
 
-from fibsd.app import aftermath, chouettes
+from fibsd.app import aftermath, chouettes, lobby, tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 
 #: How often the chouettes' deadlines are checked (answer time, grace periods).
 CHOUETTE_TICK_SECONDS = 1.0
+#: The longest the ticker sleeps while a match clock runs: a clock started meanwhile
+#: with a nearer deadline is then seen within this (deadlines hold to the second).
+CLOCK_TICK_SECONDS = 1.0
 
 
 def next_tick_in(registry: Registry) -> float | None:
@@ -24,7 +27,12 @@ def next_tick_in(registry: Registry) -> float | None:
     wanted: list[float] = []
     if chouettes.tables(registry):  # (loads the saved tables the first time)
         wanted.append(CHOUETTE_TICK_SECONDS)
-    # Match clocks and tournament deadlines: their own "how soon" here.
+    tournament_tick = tournaments.next_tick_in(registry)
+    if tournament_tick is not None:
+        wanted.append(tournament_tick)
+    nearest = registry.deadlines.nearest()  # match clocks: the top of their heap only
+    if nearest is not None:
+        wanted.append(min(CLOCK_TICK_SECONDS, max(0.0, nearest - registry.clock.now())))
     return min(wanted, default=None)
 
 
@@ -32,5 +40,6 @@ def tick(registry: Registry, now: float) -> Outcome:
     """Everything whose time came by `now`, in one outcome."""
     out = Outcome()
     out.extend(chouettes.tick(registry, now))
-    # Match clocks and tournament deadlines: their own tick here, each adding to `out`.
+    out.extend(tournaments.tick(registry, now))
+    out.extend(lobby.tick_clocks(registry, now))
     return aftermath.hand_on(registry, out)
