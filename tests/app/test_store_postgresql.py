@@ -207,3 +207,20 @@ def test_migrate_store_needs_an_existing_sqlite_source(tmp_path: Path, url: str,
     assert main(["migrate-store", "--from", f"sqlite:{tmp_path / 'none.db'}", "--to", url]) == 1
     assert "no SQLite database" in capsys.readouterr().err
     assert main(["migrate-store", "--from", url, "--to", f"sqlite:{tmp_path / 'x.db'}"]) == 2
+
+
+def test_a_server_on_sqlite_never_imports_the_postgresql_driver(tmp_path: Path) -> None:
+    # ./scripts/serve installs fibsd without the `postgresql` extra: psycopg is imported
+    # only when a postgresql:// store is opened.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fibsd.__main__, fibsd.server\n"
+        "from fibsd.store.backends import open_store\n"
+        f"open_store({str(tmp_path / 'club.db')!r}).close()\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'psycopg'], 'psycopg imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
