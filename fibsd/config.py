@@ -20,6 +20,9 @@ typo must not silently leave a default in force):
     [club]       registration, allowed_networks
     [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
     [web]        web_enabled, web_port, web_tls_port, web_allowed_origins
+    [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
+                 analysis_time_limit_seconds, analysis_checker_plies,
+                 analysis_cube_plies, analysis_auto
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -38,6 +41,7 @@ from typing import Final, Literal
 
 import attrs
 
+from fibsd.analysis import AUTO_CHOICES
 from fibsd.passwords import SCHEMES, PasswordHasher, Scheme
 from protocol.vocabulary import name_problem
 
@@ -78,6 +82,16 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
     # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/web.py).
     "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins"),
+    # Issue 23: engine analysis by GNU Backgammon worker processes (fibsd/analyser.py).
+    "analysis": (
+        "analysis_gnubg",
+        "analysis_workers",
+        "analysis_queue_size",
+        "analysis_time_limit_seconds",
+        "analysis_checker_plies",
+        "analysis_cube_plies",
+        "analysis_auto",
+    ),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
@@ -240,6 +254,13 @@ def _validate(config: Config) -> None:
     ):
         raise _fail("web_port", "must differ from 'port' and 'tls_port'", config.web_port)
     _origins(config.web_allowed_origins)
+    _text("analysis_gnubg", config.analysis_gnubg, 4096)
+    _int_in("analysis_workers", config.analysis_workers, 0, 64)
+    _int_in("analysis_queue_size", config.analysis_queue_size, 1, 100_000)
+    _seconds("analysis_time_limit_seconds", config.analysis_time_limit_seconds, 1, 24 * 3600)
+    _int_in("analysis_checker_plies", config.analysis_checker_plies, 0, 4)
+    _int_in("analysis_cube_plies", config.analysis_cube_plies, 0, 4)
+    _one_of("analysis_auto", config.analysis_auto, AUTO_CHOICES)
 
 
 def _origins(value: object) -> tuple[str, ...]:
@@ -354,6 +375,15 @@ class Config:
     # Pages on other sites allowed to open the WebSocket (Origin header); the server's own
     # page, and clients that send no Origin (not browsers), are always allowed.
     web_allowed_origins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+    # [analysis]: GNU Backgammon (GPL) run as separate worker processes, never imported;
+    # defaults from docs/benchmarks.md ("Engine analysis"). 0 workers: analysis is off.
+    analysis_gnubg: str = "/usr/games/gnubg"
+    analysis_workers: int = 1
+    analysis_queue_size: int = 50
+    analysis_time_limit_seconds: float = 600.0
+    analysis_checker_plies: int = 1
+    analysis_cube_plies: int = 1
+    analysis_auto: str = "rated"
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

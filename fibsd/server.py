@@ -5,7 +5,12 @@ part of the server that imports trio (the client tools in `fibsd.tools` use trio
 clients; the `[importlinter]` contracts in setup.cfg keep trio out of everything below the
 shell). Everything it does with a command is: frame the bytes into lines, hand a line to
 the synchronous application core, commit the returned writes to the store in a worker
-thread, then deliver the returned lines.
+thread, then deliver the returned lines. The parts are classes of their own, each
+testable alone: `fibsd.committer.GroupCommitter` (the group commit),
+`fibsd.delivery.Deliverer` (queuing lines, prompts and closes, with coalescing),
+`fibsd.ordering.DeliveryOrder` (invariant 7) and `fibsd.connection` (framing, outboxes,
+the flusher). `Server` keeps the listeners, the command loop, the one ticker and the
+jobs, and shutdown.
 
 Concurrency invariants:
 
@@ -35,22 +40,26 @@ import logging
 import math
 import signal
 import ssl
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain
 
 import trio
 
-from fibsd.app import dispatch, presence, presentation, timers
-from fibsd.app.outcome import ClipBytes, Job, Outcome, Recipient, Write
+from fibsd.analyser import AnalysisPool, find_gnubg
+from fibsd.analysis import AnalysisDone
+from fibsd.app import aftermath, analyses, dispatch, presence, presentation, timers
+from fibsd.app.outcome import Job, Outcome, Recipient
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.clock import Clock, SystemClock
+from fibsd.committer import GroupCommitter
 from fibsd.config import Config
 from fibsd.connection import Connection, ConnectionClosed, Flusher
+from fibsd.delivery import Deliverer, recipients
 from fibsd.dice import DiceSource
 from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
 from fibsd.login import Arrival, LoginServices, login_dialogue
+from fibsd.matfile import mat_lines, mat_text
 from fibsd.ordering import DeliveryOrder, Ticket
 from fibsd.passwords import PasswordHasher
 from fibsd.store import Store
@@ -83,20 +92,20 @@ class Server:
         self.registry = Registry(
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
-        #: The open connections by session (the core's recipients are sessions).
-        self._connections: dict[Recipient, Connection] = {}
+        #: Queues outcomes on the connections of their recipients (`fibsd.delivery`).
+        self._delivery = Deliverer()
+        self._connections = self._delivery.connections
         #: Writes every plain connection's queued output once per scheduler pass.
         self._flusher = Flusher()
         #: Set when someone left; `_run_departures` then sends the logout notices.
         self._departures_arrived = trio.Event()
-        # Group commit: writes wait here for the committer task, which makes each batch
+        # Group commit: writes wait for the committer task, which makes each batch
         # durable with one transaction (one fsync) in a worker thread, in arrival order.
-        self._pending_writes: list[_PendingWrites] = []
-        self._writes_arrived = trio.Event()
-        self._committer_running = False
+        self._committer = GroupCommitter(store)
+        self._commit = self._committer.commit
         #: Invariant 7: every outcome's lines in the order the outcomes were made, per user.
         self._order: DeliveryOrder[Recipient, tuple[Outcome, Session | None]] = DeliveryOrder(
-            self._deliver_part
+            self._delivery.deliver_part
         )
         self._nursery: trio.Nursery | None = None
         self._stop_requested = trio.Event()
@@ -133,6 +142,24 @@ class Server:
             allowed_origins=config.web_allowed_origins,
             request_timeout_seconds=config.login_timeout_seconds,
         ) if config.web_enabled else None
+        # Issue 23: GNU Backgammon worker processes analyse finished matches
+        # (fibsd/analyser.py); without gnubg the server runs and says so when asked.
+        self.analysis_pool: AnalysisPool | None = None
+        gnubg = find_gnubg(config.analysis_gnubg)
+        if config.analysis_workers == 0:
+            self.registry.analysis.unavailable = "it is switched off (analysis_workers = 0)"
+        elif gnubg is None:
+            self.registry.analysis.unavailable = (
+                f"GNU Backgammon is not installed ({config.analysis_gnubg} not found)")
+        else:
+            self.registry.analysis.unavailable = None
+            self.analysis_pool = AnalysisPool(
+                gnubg=gnubg, workers=config.analysis_workers,
+                checker_plies=config.analysis_checker_plies,
+                cube_plies=config.analysis_cube_plies,
+                time_limit_seconds=config.analysis_time_limit_seconds,
+                fetch=self._match_for_analysis, deliver=self._analysis_arrived,
+            )
 
     # ----------------------------------------------------------------- serving
 
@@ -152,9 +179,12 @@ class Server:
                 log.info("listening on %s:%s", sockname[0], sockname[1])
             listeners = self.listeners
         async with trio.open_nursery() as outer:
-            await outer.start(self._run_committer)
+            await outer.start(self._committer.run)
             await outer.start(self._flusher.run)
             await outer.start(self._run_departures)
+            if self.analysis_pool is not None:
+                await outer.start(self.analysis_pool.run)
+            self._resume_analysis_jobs()
             try:
                 async with trio.open_nursery() as nursery:
                     self._nursery = nursery
@@ -401,7 +431,7 @@ class Server:
         # whether or not this outcome has anything to commit.
         ticket: Ticket[Recipient, tuple[Outcome, Session | None]] | None
         if outcome.writes:
-            ticket = self._order.reserve((outcome, issuer), _recipients(outcome, issuer))
+            ticket = self._order.reserve((outcome, issuer), recipients(outcome, issuer))
             try:
                 await self._commit(outcome.writes)
             except BaseException:
@@ -411,12 +441,15 @@ class Server:
             self._order.committed(ticket)
         else:
             self._settle_departures(outcome)
-            ticket = self._order.submit((outcome, issuer), _recipients(outcome, issuer))
+            ticket = self._order.submit((outcome, issuer), recipients(outcome, issuer))
         if ticket is not None and not ticket.delivered:  # (no checkpoint when it went at once)
             delivered = trio.Event()
             ticket.on_delivered = delivered.set
             await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
+        if self.analysis_pool is not None:
+            for record_id in outcome.analyses:  # stored by the writes above
+                self.analysis_pool.submit(record_id)
         for job in outcome.jobs:
             if job.holds_prompt:  # the issuer's next command waits for it
                 result = await trio.to_thread.run_sync(job.work)
@@ -427,6 +460,25 @@ class Server:
         if outcome.shutdown_in_seconds is not None and not self.shutting_down and self._nursery:
             self.shutting_down = True
             self._nursery.start_soon(self._count_down, outcome.shutdown_in_seconds)
+
+    # ------------------------------------------------------- engine analysis
+
+    def _resume_analysis_jobs(self) -> None:
+        """The jobs stored before a restart go back in the queue, in their order."""
+        for record_id, requesters in self.store.analysis_jobs():
+            self.registry.analysis.pending[record_id] = requesters
+            if self.analysis_pool is not None:
+                self.analysis_pool.submit(record_id)
+
+    def _match_for_analysis(self, record_id: int) -> str | None:
+        record = self.store.match_record(record_id)
+        if record is None:
+            return None
+        return mat_text(mat_lines(record, self.config.club_name))
+
+    async def _analysis_arrived(self, done: AnalysisDone) -> None:
+        await self._apply(aftermath.hand_on(self.registry, analyses.arrived(self.registry, done)),
+                          issuer=None)
 
     async def _run_background(self, job: Job[object]) -> None:
         """A background job: its work in a worker thread (abandoned at shutdown), then its
@@ -477,7 +529,7 @@ class Server:
     def _deliver_in_order(self, outcome: Outcome) -> None:
         """Deliver lines of no command (notices, announcements) behind whatever is
         queued for their recipients."""
-        self._order.submit((outcome, None), _recipients(outcome, None))
+        self._order.submit((outcome, None), recipients(outcome, None))
 
     async def _run_departures(
         self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -511,148 +563,8 @@ class Server:
             out.to(session, message)
         self._deliver_in_order(out)
 
-    async def _commit(self, writes: Sequence[Write]) -> None:
-        """Commit writes durably, in order, off the event loop (invariants 5 and 6).
-        Writes of many connections share one transaction (group commit); a write that
-        fails raises here, in the task that made it."""
-        if not writes:
-            return
-        pending = _PendingWrites(list(writes))
-        if not self._committer_running:  # shutting down: commit directly
-            with trio.CancelScope(shield=True):
-                pending.errors = await trio.to_thread.run_sync(self.store.run_batch, pending.writes)
-        else:
-            self._pending_writes.append(pending)
-            self._writes_arrived.set()
-            await pending.done.wait()
-        for error in pending.errors:
-            if error is not None:
-                raise error
-
-    async def _run_committer(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        self._committer_running = True
-        task_status.started()
-        try:
-            while True:
-                await self._writes_arrived.wait()
-                self._writes_arrived = trio.Event()
-                batch, self._pending_writes = self._pending_writes, []
-                await self._commit_batch(batch)
-        finally:
-            self._committer_running = False
-            with trio.CancelScope(shield=True):
-                batch, self._pending_writes = self._pending_writes, []
-                await self._commit_batch(batch)
-
-    async def _commit_batch(self, batch: list[_PendingWrites]) -> None:
-        if not batch:
-            return
-        writes = [write for pending in batch for write in pending.writes]
-        try:
-            with trio.CancelScope(shield=True):  # a started commit always finishes
-                errors = await trio.to_thread.run_sync(self.store.run_batch, writes)
-        except BaseException as failure:  # the whole transaction failed (disk full, ...)
-            log.exception("store commit failed")
-            errors = [failure] * len(writes)
-        index = 0
-        for pending in batch:
-            pending.errors = errors[index:index + len(pending.writes)]
-            index += len(pending.writes)
-            pending.done.set()
-
-    def _deliver_part(self, payload: tuple[Outcome, Session | None],
-                      wanted: Callable[[Recipient], bool] | None) -> None:
-        outcome, issuer = payload
-        self._deliver(outcome, issuer=issuer, wanted=wanted)
-
-    def _deliver(self, outcome: Outcome, *, issuer: Session | None,
-                 wanted: Callable[[Recipient], bool] | None = None) -> None:
-        """Queue `outcome`'s lines, prompts and closes for its recipients (only for those
-        `wanted` accepts, if given: the others' part waits in `_order`). Called by
-        `_order` only, so that nothing overtakes lines queued before it."""
-        # The issuer's prompt waits for the follow-up when a job holds it.
-        issuer_prompt = None if outcome.holds_prompt else issuer
-        if wanted is not None and issuer_prompt is not None and not wanted(issuer_prompt):
-            issuer_prompt = None
-        touched: dict[Recipient, None] = {}
-        # A message fanned out to many recipients is rendered once per kind of client
-        # and queued as the same bytes for each; the flusher later sends each recipient
-        # everything queued for it in one piece.
-        connections = self._connections
-        encoded: dict[tuple[int, bool, int, bool], bytes] = {}
-        for recipients, message in outcome.deliveries:
-            clip_data = message.data if isinstance(message, ClipBytes) else None
-            if wanted is not None:
-                recipients = tuple(r for r in recipients if wanted(r))
-            if isinstance(message, ClipBytes) and message.status_of is not None:
-                # A status line: coalesced in each outbox.
-                self._deliver_status(recipients, message.status_of, message.data, issuer)
-                continue
-            for recipient in recipients:
-                if clip_data is not None:  # who-info, encoded once, for CLIP users only
-                    if not recipient.clip:
-                        continue
-                    data = clip_data
-                else:
-                    key = (id(message), recipient.clip, recipient.clip_version, recipient.extensions)
-                    found = encoded.get(key)
-                    if found is None:  # rendering depends on the message and client kind
-                        found = b"".join(encode_line(line) for line in presentation.render(recipient, message))
-                        encoded[key] = found
-                    data = found
-                if not data:  # e.g. a CLIP-only message for a telnet user: no new prompt
-                    continue
-                connection = connections.get(recipient)
-                if connection is None or not connection.is_open:
-                    continue
-                connection.write_encoded(data, asynchronous=recipient is not issuer)
-                if recipient.prompts and (recipient is not issuer or issuer_prompt is not None):
-                    touched[recipient] = None
-        if issuer_prompt is not None and issuer_prompt.prompts and issuer_prompt in connections:
-            touched[issuer_prompt] = None
-        for recipient in touched:
-            connection = connections.get(recipient)
-            # A user who is leaving (timed out, bye, replaced, shutdown) gets no new prompt.
-            if connection is not None and connection.is_open and recipient.departure is None:
-                connection.write_prompt(presentation.prompt(recipient))
-        for recipient, reason in outcome.closes:
-            if wanted is not None and not wanted(recipient):
-                continue
-            connection = self._connections.get(recipient)
-            if connection is not None:
-                log.info("closing connection of %s: %s", recipient.name, reason)
-                connection.close_soon()
-
-    def _deliver_status(self, recipients: Sequence[Recipient], key: str, data: bytes,
-                        issuer: Session | None) -> None:
-        """A user's who-info to CLIP `recipients`: it replaces that user's previous one
-        still waiting in a recipient's outbox (`Connection.write_status`). Asks for no
-        prompt: it is CLIP-only and never the answer to a command."""
-        connections = self._connections
-        for recipient in recipients:
-            if not recipient.clip:
-                continue
-            connection = connections.get(recipient)
-            if connection is None or not connection.is_open:
-                continue
-            if recipient is issuer:  # the user's own line, in the answer's order
-                connection.write_encoded(data)
-            else:
-                connection.write_status(key, data)
-
     def connection_count(self) -> int:
         return len(self._connections)
-
-
-def _recipients(outcome: Outcome, issuer: Session | None) -> Iterator[Recipient]:
-    """Everyone `outcome` may send something to (lines, a prompt, a close); lazily, as
-    the order needs them only while something waits (and chained in C: a broadcast
-    reaches everyone online)."""
-    return chain(
-        chain.from_iterable(recipients for recipients, _ in outcome.deliveries),
-        (recipient for recipient, _ in outcome.closes),
-        () if issuer is None else (issuer,),
-    )
 
 
 #: The listeners, as a start-up error names them (with the settings that choose the port).
@@ -679,15 +591,6 @@ def _naming_the_port(listener: str, host: str, port: int) -> Iterator[None]:
         yield
     except OSError as error:
         raise ListenError(listener, host, port, error) from error
-
-
-class _PendingWrites:
-    """One outcome's writes waiting for the group commit, and how it went."""
-
-    def __init__(self, writes: list[Write]) -> None:
-        self.writes = writes
-        self.done = trio.Event()
-        self.errors: list[BaseException | None] = []
 
 
 def _peer_host(stream: trio.abc.Stream) -> str:

@@ -37,7 +37,7 @@ MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unver
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
     {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode",
-     "chouette", "team", "boxside", "uninvite"}
+     "chouette", "team", "boxside", "uninvite", "analyse", "analyze", "analysis"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
@@ -99,6 +99,7 @@ class ShowWhat(enum.Enum):
     WATCHERS = "watchers"
     MAX = "max"
     DICE = "dice"  # fibsd: the dice commitment of the match you play or watch
+    PR = "pr"  # fibsd: a player's average PR over his analysed matches (docs/analysis.md)
 
 
 # --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
@@ -420,6 +421,30 @@ class Export:
     record_id: int | None = None
 
 
+class AnalysisPart(enum.Enum):
+    """What `analysis ID` shows: the summary, each error, or gnubg's .sgf file."""
+
+    SUMMARY = "summary"
+    MOVES = "moves"
+    SGF = "sgf"
+
+
+@attrs.frozen
+class Analyse:
+    """`analyse ID` / `analyze ID` (fibsd's extension, docs/analysis.md): queue finished
+    match ID for engine analysis."""
+
+    record_id: int
+
+
+@attrs.frozen
+class Analysis:
+    """`analysis ID [moves|sgf]` (fibsd's extension): the engine's verdict on match ID."""
+
+    record_id: int
+    part: AnalysisPart = AnalysisPart.SUMMARY
+
+
 @attrs.frozen
 class Erase:
     pass
@@ -649,7 +674,7 @@ Command: TypeAlias = (
     | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
-    | Chouette | Team | Boxside | Uninvite
+    | Chouette | Team | Boxside | Uninvite | Analyse | Analysis
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -899,7 +924,8 @@ def _parse_show(rest: str) -> Command:
     if found is None:
         raise CommandError(render(Text.SHOW_UNKNOWN, word=words[0]))
     what = ShowWhat(found)
-    name = words[1] if what is ShowWhat.SAVEDCOUNT and len(words) > 1 else None
+    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR)
+    name = words[1] if what in named and len(words) > 1 else None
     return Show(what, name)
 
 
@@ -998,6 +1024,29 @@ def _parse_export(rest: str) -> Command:
     if not _DIGITS.fullmatch(word) or len(word) > 9:
         raise CommandError(Text.EXPORT_USAGE.value)
     return Export(int(word))
+
+
+def _record_number(word: str | None, usage: Text) -> int:
+    if word is None or not _DIGITS.fullmatch(word) or len(word) > 9:
+        raise CommandError(usage.value)
+    return int(word)
+
+
+def _parse_analyse(rest: str) -> Command:
+    return Analyse(_record_number(_first(rest), Text.ANALYSE_USAGE))
+
+
+def _parse_analysis(rest: str) -> Command:
+    words = rest.split()
+    if not words or len(words) > 2:
+        raise CommandError(Text.ANALYSIS_USAGE.value)
+    number = _record_number(words[0], Text.ANALYSIS_USAGE)
+    if len(words) == 1:
+        return Analysis(number)
+    found = _unique_prefix(words[1].lower(), (AnalysisPart.MOVES.value, AnalysisPart.SGF.value))
+    if found is None:
+        raise CommandError(Text.ANALYSIS_USAGE.value)
+    return Analysis(number, AnalysisPart(found))
 
 
 def _small_number(word: str, limit: int) -> int | None:
@@ -1161,6 +1210,9 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "set": _parse_set,
     "shout": Shout,
     "show": _parse_show,
+    "analyse": _parse_analyse,
+    "analyze": _parse_analyse,
+    "analysis": _parse_analysis,
     "shutdown": _parse_shutdown,
     "broadcast": _parse_broadcast,
     "kick": _parse_kick,
@@ -1218,6 +1270,7 @@ ALIASES: Final[Mapping[str, str]] = {
     "cls": "clear",
     "man": "help",
     "tellx": "tell",
+    "analyze": "analyse",
 }
 
 
@@ -1397,6 +1450,11 @@ def format_command(command: Command | LoginLine) -> str:
             return "uninvite"
         case Export(record_id):
             return _join("export", None if record_id is None else str(record_id))
+        case Analyse(record_id):
+            return f"analyse {record_id}"
+        case Analysis(record_id, part):
+            return _join("analysis", str(record_id),
+                         None if part is AnalysisPart.SUMMARY else part.value)
         case Erase():
             return "erase"
         case Shutdown(seconds):

@@ -522,6 +522,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "date": Text.HELP_DATE,
     "dicetest": Text.HELP_DICETEST,
     "export": Text.HELP_EXPORT,
+    "analyse": Text.HELP_ANALYSE,
+    "analysis": Text.HELP_ANALYSIS,
     "claim": Text.HELP_CLAIM,
     "uninvite": Text.HELP_UNINVITE,
     "chouette": Text.HELP_CHOUETTE,

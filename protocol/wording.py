@@ -645,6 +645,28 @@ class Text(enum.Enum):
     EXPORT_HEADER = "Your finished matches (type 'export <number>' for the .mat file):"
     EXPORT_NONE = "** You have no finished matches."
     EXPORT_UNKNOWN = "** You played no match number {number}."
+    # Engine analysis (fibsd's own; docs/analysis.md describes the formats for parsers).
+    HELP_ANALYSE = "analyse <number> - queue one of your finished matches for analysis by GNU Backgammon (also: analyze)."
+    HELP_ANALYSIS = "analysis <number> [moves|sgf] - the analysis of a match: each player's PR, errors and luck; each error; or gnubg's .sgf file."
+    ANALYSE_USAGE = "** usage: analyse <match number>"
+    ANALYSIS_USAGE = "** usage: analysis <match number> [moves|sgf]"
+    ANALYSIS_UNAVAILABLE = "** Analysis is unavailable on this server: {text}."
+    ANALYSIS_QUEUED = "Match {number} is queued for analysis ({place} in the queue); you will be told when it is ready."
+    ANALYSIS_ALREADY_QUEUED = "Match {number} is already queued for analysis ({place} in the queue); you will be told when it is ready."
+    ANALYSIS_ALREADY_DONE = "** Match {number} is already analysed: type 'analysis {number}'."
+    ANALYSIS_QUEUE_FULL = "** The analysis queue is full ({count} matches waiting). Please try again later."
+    ANALYSIS_NOT_YET = "** Match {number} is not analysed yet. Type 'analyse {number}' to queue it."
+    ANALYSIS_PENDING = "** Match {number} is still waiting for analysis ({place} in the queue)."
+    ANALYSIS_READY = "** The analysis of match {number} is ready: type 'analysis {number}'."
+    ANALYSIS_FAILED = "** The analysis of match {number} failed: {text}."
+    ANALYSIS_HEADER = "Analysis of match {number} ({text}) by GNU Backgammon, {checker}-ply checker play, {cube}-ply cube:"
+    ANALYSIS_PLAYER = "Player {name}: PR {pr} ({band}); {decisions:d} decisions; checker {errors:d} errors, {blunders:d} blunders; cube {cube_errors:d} errors, {cube_blunders:d} blunders; luck {luck}"
+    ANALYSIS_MOVES_HEADER = "Errors in match {number}: Game number, player, gnubg position ID, dice, kind: played | best: best play | equity lost"
+    ANALYSIS_MOVE = "Game {game:d} {name} {position} {dice} {kind}: {played} | best: {best} | -{lost:.3f}"
+    ANALYSIS_NO_ERRORS = "No errors or blunders in match {number}."
+    ANALYSIS_SGF_END = "; end of gnubg's .sgf of match {number}"
+    SHOW_PR = "Average PR of {name}: {pr} ({band}), analysed matches: {count:d}"
+    SHOW_PR_NONE = "** {name} has no analysed matches."
     # Limits and the operators' commands (fibsd's own sentences, FIBS-style).
     SLOW_DOWN = "** Please slow down: you are sending commands too fast."
     FLOODING = "** Too many commands. Closing the connection."
@@ -867,6 +889,9 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.INVITATION_RULES: None,
     Text.CHOUETTE_DICE_COMMITMENT: None,
     Text.CHOUETTE_DICE_REVEALED: None,
+    # The analysis a user asked for is ready, or failed (sent unasked, later).
+    Text.ANALYSIS_READY: None,
+    Text.ANALYSIS_FAILED: None,
 }
 
 
@@ -940,6 +965,7 @@ FIELD_KINDS: Final[Mapping[str, FieldKind]] = {
     "colour": FieldKind.COLOUR,
     "ordinal": FieldKind.ORDINAL,
     **dict.fromkeys(("text", "names", "date", "bearoff", "club"), FieldKind.TEXT),
+    **dict.fromkeys(("band", "played", "best"), FieldKind.TEXT),  # engine analysis
 }
 
 # Kinds whose values may contain spaces: after such a field, the words of a line no longer

@@ -16,7 +16,7 @@ from fibsd.app import aftermath
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.app.verbs import admin, chouette, info, play, settings, social
+from fibsd.app.verbs import admin, analysis, chouette, info, play, settings, social
 from fibsd.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -158,6 +158,10 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             out.lines(session, Text.CLEAR_SCREEN.value)
         case c.Export():
             play.export(r, session, command, out)
+        case c.Analyse():
+            analysis.analyse(r, session, command, out)
+        case c.Analysis():
+            analysis.analysis(r, session, command, out)
         case c.Claim():
             play.claim(r, session, out)
         case c.Uninvite():

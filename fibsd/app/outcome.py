@@ -194,6 +194,9 @@ class Outcome:
     #: out together (`Registry.take_departures`): thousands leaving at once reach each
     #: user as one piece.
     departures: list[LogoutNotice] = attrs.field(factory=list)
+    #: Finished matches (record ids) to hand to the analysis workers once this outcome's
+    #: writes (which store the jobs) are committed (docs/analysis.md).
+    analyses: list[int] = attrs.field(factory=list)
 
     def to(self, recipient: Recipient, *messages: Delivery) -> None:
         """Deliver `messages` to `recipient`, in order."""
@@ -243,6 +246,7 @@ class Outcome:
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
         self.departures.extend(other.departures)
+        self.analyses.extend(other.analyses)
         self.jobs.extend(other.jobs)
         self.finished.extend(other.finished)
         if other.shutdown_in_seconds is not None:

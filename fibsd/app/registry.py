@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from fibsd.accounts import Account, name_key
+from fibsd.analysis import AnalysisQueue
 from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
@@ -79,6 +80,9 @@ class Registry:
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
         self.peak_online = 0
+        #: Matches waiting for engine analysis (the shell fills it from the store at
+        #: start-up and says whether gnubg is there; fibsd.app.verbs.analysis).
+        self.analysis = AnalysisQueue(capacity=config.analysis_queue_size)
         self._recent: collections.deque[tuple[float, str, Text]] = collections.deque(
             maxlen=self.RECENT_LOGINS
         )

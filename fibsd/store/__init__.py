@@ -30,6 +30,8 @@ reorder one that has shipped); the backend runs it at start.
 
 from fibsd.store.api import (
     AccountStore,
+    AnalysisStore,
+    ChouetteSave,
     ChouetteStore,
     MatchRecordStore,
     MessageStore,
@@ -48,6 +50,8 @@ from fibsd.store.api import (
 
 __all__ = [
     "AccountStore",
+    "AnalysisStore",
+    "ChouetteSave",
     "ChouetteStore",
     "MatchRecordStore",
     "MessageStore",

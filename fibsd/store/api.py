@@ -20,6 +20,7 @@ from typing import Any, Protocol, Self
 import attrs
 
 from fibsd.accounts import Account, Toggles, Variables
+from fibsd.analysis import MatchAnalysis
 from fibsd.matfile import MatchRecord
 
 # --- errors ---------------------------------------------------------------------------
@@ -97,6 +98,62 @@ def apply_patch(data: dict[str, object], patch: Iterable[Sequence[object]]) -> N
             target.extend(value)
         else:
             raise ValueError(f"bad patch step {operation!r} at {path!r}")
+
+
+# --- a running match's save, as a value ----------------------------------------------
+
+
+@attrs.frozen
+class MatchCopy:
+    """A running match saved whole: its first save, and the first of each new game.
+
+    `state` lacks the first `finished_from` finished games (stored by an earlier save)."""
+
+    players: tuple[str, str]
+    state: dict[str, Any]
+    at: float
+    finished_from: int = 0
+
+
+@attrs.frozen
+class MatchChange:
+    """What changed in a running match within its current game since its last save: the
+    table's and the match's small states only if they changed, the game's state, and the
+    events the game's history gained. A constant size, however long the match."""
+
+    players: tuple[str, str]
+    table_state: dict[str, Any] | None
+    match_state: dict[str, Any] | None
+    game_state: dict[str, Any]
+    history_added: list[dict[str, Any]]
+    at: float
+
+    def patch(self) -> list[PatchStep]:
+        """The change as patch steps on the saved whole (`apply_patch`): where each part
+        lives in a saved match is spelled here, once."""
+        steps: list[PatchStep] = []
+        if self.table_state is not None:
+            steps.append(("update", (), self.table_state))
+        if self.match_state is not None:
+            steps.append(("update", ("match",), self.match_state))
+        steps.append(("update", ("match", "game"), self.game_state))
+        steps.append(("extend", ("match", "game", "history"), self.history_added))
+        return steps
+
+
+#: A running match's save (`fibsd.app.play.table.Table.persist` makes one after every
+#: action; `save_running_match` stores it).
+MatchSave = MatchCopy | MatchChange
+
+
+def save_running_match(store: SavedMatchStore, save: MatchSave) -> None:
+    """Store a running match's save with the saved-match family's methods."""
+    first, second = save.players
+    match save:
+        case MatchCopy():
+            store.save_match(first, second, save.state, save.at, finished_from=save.finished_from)
+        case MatchChange():
+            store.patch_saved_match(first, second, save.patch(), save.at)
 
 
 # --- the families -----------------------------------------------------------------------
@@ -221,6 +278,26 @@ class SanctionStore(Protocol):
     def invitation_code_usable(self, code: str) -> bool: ...
 
 
+@attrs.frozen
+class ChouetteSave:
+    """A chouette table's save, as a typed value (docs/chouette.md): the table's whole
+    state (small: one JSON object, `ChouetteTable.saved`), its owner and whether it is
+    closed (a closed table stays, for its ledger). The table says what to save; the
+    store interprets it (`apply`, and calling it as an `Outcome` write)."""
+
+    table_id: int
+    owner: str
+    state: dict[str, object]
+    at: float
+    closed: bool = False
+
+    def apply(self, store: ChouetteStore) -> None:
+        store.save_chouette(self.table_id, self.owner, self.state, self.at, closed=self.closed)
+
+    def __call__(self, store: ChouetteStore) -> None:
+        self.apply(store)
+
+
 class ChouetteStore(Protocol):
     """Chouette tables, their whole state saved after every action."""
 
@@ -237,6 +314,28 @@ class ChouetteStore(Protocol):
         """(number, closed, saved state) of every chouette whose saved state names `name`."""
 
     def last_chouette_id(self) -> int: ...
+
+
+class AnalysisStore(Protocol):
+    """Engine analysis (issue 23): jobs waiting, finished analyses, PRs per player."""
+
+    def queue_analysis(self, record_id: int, requesters: Sequence[str], at: float) -> None:
+        """Keep a job (or replace its requesters) until it is saved or dropped."""
+
+    def analysis_jobs(self) -> list[tuple[int, list[str]]]:
+        """The jobs waiting, oldest first: (record id, requesters' name keys)."""
+
+    def drop_analysis_job(self, record_id: int) -> None: ...
+
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
+        """Keep a finished analysis, gnubg's .sgf and each player's PR; its job is done."""
+
+    def analysis(self, record_id: int) -> MatchAnalysis | None: ...
+
+    def analysis_sgf(self, record_id: int) -> str | None: ...
+
+    def average_pr(self, name: str) -> tuple[float, int] | None:
+        """A player's mean PR over his analysed matches, and how many; None if none."""
 
 
 class Reader(Protocol):
@@ -263,7 +362,7 @@ class Reader(Protocol):
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    Reader, Protocol,
+    AnalysisStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

@@ -118,6 +118,14 @@ PARSED: list[tuple[str, Command]] = [
     ("claim", c.Claim()),
     ("uninvite", c.Uninvite()),
     ("export 12", c.Export(12)),
+    ("analyse 12", c.Analyse(12)),
+    ("analyze 7", c.Analyse(7)),
+    ("analysis 12", c.Analysis(12)),
+    ("analysis 12 moves", c.Analysis(12, c.AnalysisPart.MOVES)),
+    ("analysis 12 m", c.Analysis(12, c.AnalysisPart.MOVES)),
+    ("analysis 12 sgf", c.Analysis(12, c.AnalysisPart.SGF)),
+    ("show pr", c.Show(c.ShowWhat.PR)),
+    ("show pr bob", c.Show(c.ShowWhat.PR, "bob")),
     ("shutdown 60", c.Shutdown(60)),
     ("broadcast  back in 5 minutes ", c.Broadcast("back in 5 minutes")),
     ("kick bob spamming", c.Kick("bob", "spamming")),
@@ -519,6 +527,8 @@ commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(c.Away, st.none() | texts),
     st.builds(c.Invite, names),
     st.builds(c.Export, st.none() | st.integers(0, 999_999_999)),
+    st.builds(c.Analyse, st.integers(0, 999_999_999)),
+    st.builds(c.Analysis, st.integers(0, 999_999_999), st.sampled_from(c.AnalysisPart)),
     st.builds(c.Shutdown, st.none() | st.integers(0, c.MAX_SHUTDOWN_SECONDS)),
     st.builds(c.Broadcast, texts.filter(lambda t: t.strip() == t and t != "")),
     st.builds(c.Kick, names, st.just("") | texts.filter(lambda t: t.strip() == t)),
@@ -581,6 +591,7 @@ def test_the_strategy_covers_every_command_type() -> None:
         c.Time, c.Date, c.Help, c.Move, c.Resign, c.Export, c.Shutdown, c.Broadcast, c.Kick,
         c.Ban, c.Unban, c.Mute, c.Unmute, c.Adduser, c.Invitecode,
         c.Double, c.Accept, c.Reject, c.Beaver, c.Raccoon, c.Chouette, c.Team, c.Boxside,
+        c.Analyse, c.Analysis,
     }
     assert covered == set(typing.get_args(Command))
 

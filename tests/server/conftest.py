@@ -50,6 +50,9 @@ def test_config(tmp_path: Path, **overrides: object) -> Config:
         "server": {"host": "127.0.0.1", "port": 0, "db_path": str(tmp_path / "fibsd.db"),
                    "motd_file": str(tmp_path / "no-motd.txt")},
         "limits": {"login_timeout_seconds": 30.0},
+        # No gnubg in the background of every match played (tests/server/test_analysis*.py
+        # turn it on where they need it).
+        "analysis": {"analysis_auto": "none"},
     }
     for key, value in overrides.items():
         table, _, setting = key.partition(".")

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
+import attrs
+
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import chouette_view
 from fibsd.app.play.chouette_narration import narrate, refusal, signed
@@ -43,16 +45,52 @@ from fibsd.rules.chouette import (
     SittingOut,
     TablePhase,
 )
+from fibsd.store.api import ChouetteSave
 from protocol.board import BoardLine
 from protocol.commands import MovePoint
 from protocol.messages import BoardMessage, TextLine
 from protocol.wording import Text
 
-__all__ = ["ChouetteTable", "refusal", "signed"]
+__all__ = ["ChouetteTable", "SavedChouette", "refusal", "signed"]
 
 SAVED_FORMAT = 1
 
 O = TypeVar("O", bound=Occupant)
+
+
+@attrs.frozen
+class SavedChouette:
+    """A chouette table as saved (format 1): its number and owner, the engine's state
+    (`Chouette.to_dict`), the dice's state (seeded dice), a `chouette close` waiting for
+    the game's end, and the deadline of the timed decision pending (absolute seconds of
+    the server's clock). A per-game clock, when chouettes get one, is saved here too."""
+
+    id: int
+    owner: str
+    engine: dict[str, Any]
+    dice: dict[str, Any] | None = None
+    closing: bool = False
+    deadline: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": SAVED_FORMAT, "id": self.id, "owner": self.owner, "engine": self.engine,
+                "dice": self.dice, "closing": self.closing, "deadline": self.deadline}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SavedChouette:
+        """ValueError if `data` is not a saved chouette."""
+        try:
+            if data.get("format") != SAVED_FORMAT:
+                raise ValueError("unknown saved chouette format")
+            engine, dice, deadline = data["engine"], data.get("dice"), data.get("deadline")
+            if not isinstance(engine, dict) or not (dice is None or isinstance(dice, dict)):
+                raise ValueError("not a saved chouette")
+            # (`closing` and `deadline` are absent from tables saved before they existed)
+            return cls(id=int(data["id"]), owner=str(data["owner"]), engine=engine, dice=dice,
+                       closing=bool(data.get("closing", False)),
+                       deadline=None if deadline is None else float(deadline))
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a saved chouette: {error!r}") from error
 
 
 def _key(name: str) -> str:
@@ -245,45 +283,37 @@ class ChouetteTable(Generic[O]):
 
     # ------------------------------------------------------------------ saving
 
+    def saved(self) -> SavedChouette:
+        """The whole table as a typed value (`from_saved` restores it)."""
+        return SavedChouette(
+            id=self.id, owner=self.owner, engine=self.engine.to_dict(),
+            dice=self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
+            closing=self.closing, deadline=self.deadline,
+        )
+
     def saved_state(self) -> dict[str, Any]:
-        return {
-            "format": SAVED_FORMAT,
-            "id": self.id,
-            "owner": self.owner,
-            "engine": self.engine.to_dict(),
-            "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
-            "closing": self.closing,
-            "deadline": self.deadline,
-        }
+        return self.saved().to_dict()
 
     @classmethod
     def from_saved(cls, data: dict[str, Any], *, clock: Clock, dice: DiceSource,
                    roll_counts: RollCounts) -> ChouetteTable[O]:
         """ValueError if `data` is not a saved chouette."""
-        try:
-            if data.get("format") != SAVED_FORMAT:
-                raise ValueError("unknown saved chouette format")
-            engine = Chouette.from_dict(data["engine"])
-            table: ChouetteTable[O] = cls(engine, table_id=int(data["id"]), owner=str(data["owner"]),
-                                          clock=clock, dice=dice, roll_counts=roll_counts)
-            # (both absent from tables saved before they existed)
-            table.closing = bool(data.get("closing", False))
-            deadline = data.get("deadline")
-            table.deadline = float(deadline) if deadline is not None else None
-            if table.deadline is None and (engine.pending_offers() or engine.extras_givers
-                                           or engine.partner_offered_to is not None):
-                table._set_deadline()
-            return table
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not a saved chouette: {error!r}") from error
+        saved = SavedChouette.from_dict(data)
+        engine = Chouette.from_dict(saved.engine)
+        table: ChouetteTable[O] = cls(engine, table_id=saved.id, owner=saved.owner, clock=clock,
+                                      dice=dice, roll_counts=roll_counts)
+        table.closing = saved.closing
+        table.deadline = saved.deadline
+        if table.deadline is None and (engine.pending_offers() or engine.extras_givers
+                                       or engine.partner_offered_to is not None):
+            table._set_deadline()
+        return table
 
     def persist(self, out: Outcome) -> None:
         """Commit the state (a whole copy: a chouette's state is small) before anything
-        about it is delivered."""
-        table_id, owner, now = self.id, self.owner, self.clock.now()
-        state = self.saved_state()
-        closed = self.engine.phase is TablePhase.CLOSED
-        out.write(lambda store: store.save_chouette(table_id, owner, state, now, closed=closed))
+        about it is delivered: a typed save the store interprets."""
+        out.write(ChouetteSave(self.id, self.owner, self.saved_state(), self.clock.now(),
+                               closed=self.engine.phase is TablePhase.CLOSED))
 
     # ------------------------------------------------------------------ flow
 
@@ -565,18 +595,31 @@ class ChouetteTable(Generic[O]):
             out.to(occupant, *owed)
 
     def tick(self, now: float, grace: float, out: Outcome) -> None:
-        """The clock: decide what the absent and the silent did not (C29, C47, C70-C73)."""
-        engine = self.engine
-        if engine.phase is TablePhase.CLOSED:
+        """The clock: decide what the absent and the silent did not (C29, C47, C70-C73).
+
+        Its steps, in order: nobody at the table holds every clock (`_hold`); the
+        absent (`_absences`); then the answer time (`_deadlines`), so that an absent
+        captain's replacement answers for him when his grace period ends with the
+        answer time (C72). A per-game clock (issue 22: set at `chouette create`, saved
+        in `SavedChouette`) is one more step here, after the absences."""
+        if self.engine.phase is TablePhase.CLOSED:
             return
         if not self.present:
-            # Nobody is at the table (a night's restart, everyone gone): nothing is
-            # decided for anyone; every clock starts again when someone is back.
-            for key in self.away:
-                self.away[key] = now
-            if self.deadline is not None:
-                self.deadline = max(self.deadline, now + engine.settings.answer_seconds)
+            self._hold(now)
             return
+        self._absences(now, grace, out)
+        self._deadlines(now, out)
+
+    def _hold(self, now: float) -> None:
+        """Nobody is at the table (a night's restart, everyone gone): nothing is decided
+        for anyone; every clock starts again when someone is back."""
+        for key in self.away:
+            self.away[key] = now
+        if self.deadline is not None:
+            self.deadline = max(self.deadline, now + self.engine.settings.answer_seconds)
+
+    def _absences(self, now: float, grace: float, out: Outcome) -> None:
+        engine = self.engine
         for key, since in list(self.away.items()):
             name = self.seated_name(key)
             if name is None:
@@ -600,14 +643,18 @@ class ChouetteTable(Generic[O]):
                 # C71: still away after the grace period: he sits out, keeping his seat,
                 # until he is back (`arrive`); the owner may `chouette kick` him.
                 self.act(None, lambda: engine.sit_out(name, True), out)
-        # After the absences: an absent captain's replacement answers for him (C72)
-        # when his grace period ends with the answer time.
-        if self.deadline is not None and now >= self.deadline:
-            self.deadline = None
-            if engine.extras_givers:
-                self.act(None, engine.close_extras, out)
-            elif any(_key(doubler) == _key(engine.box or "") for _, doubler, _ in engine.pending_offers()):
-                self.act(None, engine.answer_timeout, out)
-            offered = engine.partner_offered_to
-            if offered is not None:
-                self.act(None, lambda: engine.partner_answer(offered, False), out)
+
+    def _deadlines(self, now: float, out: Outcome) -> None:
+        """The answer time ran out: sealed answers, extras and a partner offer are
+        decided for the silent."""
+        engine = self.engine
+        if self.deadline is None or now < self.deadline:
+            return
+        self.deadline = None
+        if engine.extras_givers:
+            self.act(None, engine.close_extras, out)
+        elif any(_key(doubler) == _key(engine.box or "") for _, doubler, _ in engine.pending_offers()):
+            self.act(None, engine.answer_timeout, out)
+        offered = engine.partner_offered_to
+        if offered is not None:
+            self.act(None, lambda: engine.partner_answer(offered, False), out)

@@ -6,6 +6,11 @@ handshake, and the narration of every action to each recipient in its own words:
 player who acted, the opponent, the watchers of either player. It saves the complete state
 after every completed action, so a crash or a dropped connection loses nothing.
 
+The narration is data too: the match returns past-tense events, `narration` words each
+for the three audiences, and the table delivers them between the boards and prompts of
+its flow. Every action goes through `_apply` (narrate, then `_after_events`), whose last
+step, `_to_act_now`, is the one point where the turn has settled (a match clock's).
+
 A table knows nothing above it: it gets its clock, its dice and the server's roll counter
 when it is made, sees the users at it through the small `Occupant` protocol (the sessions
 of `fibsd.app.session` are occupants), and never calls the lobby. When a game ends the
@@ -22,16 +27,17 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 
 from fibsd.accounts import Account
 from fibsd.app.outcome import Outcome, Recipient
-from fibsd.app.play import boards
+from fibsd.app.play import boards, narration
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
 from fibsd.clock import Clock
 from fibsd.dice import DiceSource, SeededDice
-from fibsd.store.api import PatchStep
+from fibsd.store.api import MatchChange, MatchCopy, MatchSave, save_running_match
 from fibsd.rules import (
-    Beavered,
     CheckersMoved,
-    CubeAutoDoubled,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
     Event,
     Game,
     GamePhase,
@@ -40,9 +46,11 @@ from fibsd.rules import (
     IllegalPlay,
     Match,
     MatchWon,
+    OpeningRolled,
     Play,
     Raccooned,
-    TurnPassed,
+    ResignationOffered,
+    ResignationRejected,
     WinKind,
     forced_play,
     greedy_bearoff,
@@ -134,6 +142,8 @@ class Table(Generic[O]):
         self.match_won: MatchWon | None = None
         #: How the game that won the match ended (set with `match_won`).
         self.match_won_how: WinKind | None = None
+        #: The seat the match waits for (`_to_act_now`), None between games and after.
+        self.to_act: int | None = None
 
     # ----------------------------------------------------------------- seats
 
@@ -141,10 +151,13 @@ class Table(Generic[O]):
     def between_games(self) -> bool:
         return bool(self.awaiting_join)
 
+    @property
+    def o_seat(self) -> int:
+        """The seat that plays O in this game: colours swap every game (§4.2)."""
+        return self.first_o_seat if self.match.game_number % 2 == 1 else 1 - self.first_o_seat
+
     def is_o(self, seat: int) -> bool:
-        """Colours swap at the start of every game (§4.2)."""
-        o_seat = self.first_o_seat if self.match.game_number % 2 == 1 else 1 - self.first_o_seat
-        return seat == o_seat
+        return seat == self.o_seat
 
     def seat_of(self, occupant: object) -> int | None:
         for seat, seated in enumerate(self.seats):
@@ -261,35 +274,37 @@ class Table(Generic[O]):
         patches of a constant size: the small state of table, match and game, and the
         events added to the game's history since the last save. (Rewriting every game of
         the match after every roll and move made each save cost more than the action.)
+        Either is a value (`MatchCopy`, `MatchChange`) that the store interprets: where
+        each part lives in a saved match is the store's business.
         """
-        first, second = self.names
         now = self.clock.now()
         match = self.match
         game = match.game
         finished = match.finished_count
         saved = self._saved_at_game
+        save: MatchSave
         if saved is None or saved[0] is not game or saved[1] != finished:
             # The finished games this table already saved are stored: not again.
             kept = 0 if saved is None else saved[1]
             state = {**self._table_state(), "match": match.to_dict(finished_from=kept)}
-            out.write(lambda store: store.save_match(first, second, state, now, finished_from=kept))
+            save = MatchCopy(self.names, state, now, finished_from=kept)
             match.forget_finished(keep=1)  # stored now; `last_game` needs the last one
             self._saved_table_state = self._table_state()
             self._saved_match_state = match.state_dict()
         else:
-            patch: list[PatchStep] = []
-            table_state = self._table_state()
-            if table_state != self._saved_table_state:
-                patch.append(("update", (), table_state))
+            table_state: dict[str, Any] | None = self._table_state()
+            if table_state == self._saved_table_state:
+                table_state = None
+            else:
                 self._saved_table_state = table_state
-            match_state = match.state_dict()
-            if match_state != self._saved_match_state:
-                patch.append(("update", ("match",), match_state))
+            match_state: dict[str, Any] | None = match.state_dict()
+            if match_state == self._saved_match_state:
+                match_state = None
+            else:
                 self._saved_match_state = match_state
-            patch.append(("update", ("match", "game"), game.state_dict()))
-            patch.append(("extend", ("match", "game", "history"),
-                          game.history_dicts_since(self._saved_history)))
-            out.write(lambda store: store.patch_saved_match(first, second, patch, now))
+            save = MatchChange(self.names, table_state, match_state, game.state_dict(),
+                               game.history_dicts_since(self._saved_history), now)
+        out.write(lambda store: save_running_match(store, save))
         self._saved_at_game = (game, finished)
         self._saved_history = game.history_length
 
@@ -307,36 +322,18 @@ class Table(Generic[O]):
         self._opening_roll(out)
 
     def _opening_roll(self, out: Outcome) -> None:
-        while not self.opening_done:
+        """Each player rolls one die until they differ (an opening tie may turn the cube)."""
+        while True:
             die0, die1 = self._die(), self._die()
             events = self.match.opening_roll(die0, die1)
             self.roll_counts[(die0, die1)] += 1
-            rolled = (die0, die1)
-            for seat, player in self._players():
-                out.to(player, TextLine.of(
-                    Text.YOU_ROLLED_OPENING, die=rolled[seat], opponent=self.names[1 - seat],
-                    opponent_die=rolled[1 - seat],
-                ))
-            watched = TextLine.of(Text.ROLLED_OPENING, name=self.names[0], die=die0,
-                                  opponent=self.names[1], opponent_die=die1)
-            for watcher in self.watchers():
-                out.to(watcher, watched)
-            for event in events:
-                if isinstance(event, CubeAutoDoubled):
-                    line = TextLine.of(Text.CUBE_IS_NOW, cube=event.cube)
-                    self.say(out, 0, line, line, line)
             if die0 != die1:
                 self.opening_done = True
+                break
+            self._narrate(events, out, o_seat=self.o_seat)
         # The new game and its opening roll are saved before anyone sees them: after a
         # crash the match goes on from this roll instead of rolling the opening again.
-        self.persist(out)
-        first = self.match.game.turn
-        assert first is not None
-        self.say(out, first, TextLine.of(Text.YOUR_TURN_TO_MOVE),
-                 TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]),
-                 TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]))
-        self._boards(out, after="always")
-        self._after_roll(first, out, opening=True)
+        self._apply(events, out)
 
     def _begin_turn(self, out: Outcome) -> None:
         """The player on turn may double: prompt him; otherwise roll for him (§6.5)."""
@@ -355,6 +352,10 @@ class Table(Generic[O]):
 
     def prompt_current(self, out: Outcome) -> None:
         """After a resume: tell the player on turn what is expected of him."""
+        self._prompt_current(out)
+        self._to_act_now(out)
+
+    def _prompt_current(self, out: Outcome) -> None:
         game = self.match.game
         if self.between_games:
             for seat in self.awaiting_join:
@@ -423,20 +424,7 @@ class Table(Generic[O]):
         dice = (self._die(), self._die())
         events = self.match.roll(seat, dice)
         self.roll_counts[dice] += 1
-        name = self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_ROLL, die1=dice[0], die2=dice[1]),
-                 TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]),
-                 TextLine.of(Text.ROLLS, name=name, die1=dice[0], die2=dice[1]))
-        self._boards(out, after="roll")
-        if any(isinstance(event, TurnPassed) for event in events):
-            self.say(out, seat, TextLine.of(Text.YOU_CANT_MOVE),
-                     TextLine.of(Text.CANT_MOVE, name=name), TextLine.of(Text.CANT_MOVE, name=name))
-            self._boards(out, after="move")
-            self.persist(out)
-            self._begin_turn(out)
-            return
-        self.persist(out)
-        self._after_roll(seat, out, opening=False)
+        self._apply(events, out)
 
     def _after_roll(self, seat: int, out: Outcome, *, opening: bool) -> None:
         """Automove a forced play, greedy bear-off, or ask for the move."""
@@ -446,27 +434,29 @@ class Table(Generic[O]):
             return
         position = game.position_for(seat)
         toggles = player.account.toggles
-        is_o = self.is_o(seat)
+        o_seat = self.o_seat  # (a play that wins a game starts the next, colours swapped)
+        is_o = seat == o_seat
         if toggles.automove:
             play = forced_play(position, game.dice)
             if play is not None:
                 out.to(player, TextLine.of(Text.ONLY_POSSIBLE_MOVE,
                                            moves=moves_text(play.moves, is_o=is_o)))
-                self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
+                self._apply(self.match.play(seat, play), out, o_seat=o_seat)
                 return
         if toggles.greedy:
             play = greedy_bearoff(position, game.dice)
             if play is not None:
                 line = TextLine.of(Text.BEARING_OFF, bearoff=bearoff_text(play.moves, is_o=is_o))
                 self.say(out, seat, line, line, None)
-                self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
+                self._apply(self.match.play(seat, play), out, o_seat=o_seat)
                 return
         if not opening:
             out.to(player, TextLine.of(Text.PLEASE_MOVE, n=game.moves_required()))
 
     def move(self, seat: int, moves: tuple[tuple[MovePoint, MovePoint], ...], out: Outcome) -> None:
         """A play typed by the player (absolute FIBS numbers)."""
-        is_o = self.is_o(seat)
+        o_seat = self.o_seat  # (a play that wins a game starts the next, colours swapped)
+        is_o = seat == o_seat
         own = [(own_point(a, is_o=is_o), own_point(b, is_o=is_o)) for a, b in moves]
         try:
             events = self.match.move(seat, own)
@@ -475,130 +465,123 @@ class Table(Generic[O]):
             assert player is not None
             out.to(player, play_error(error, is_o=is_o))
             return
-        self._apply(seat, events, out, is_o=is_o)
+        self._apply(events, out, o_seat=o_seat)
 
     def play(self, seat: int, play: Play, out: Outcome) -> None:
         """A play the server chose for the player (`off`: bear off with every die)."""
-        is_o = self.is_o(seat)
-        self._apply(seat, self.match.play(seat, play), out, is_o=is_o)
-
-    def _apply(self, seat: int, events: list[Event], out: Outcome, *, is_o: bool) -> None:
-        """Announce a play to the opponent and watchers (the actor typed or was told it).
-        `is_o`: the mover's colour in the game the play was made in (a play that wins a
-        game of a match that goes on has already started the next game, whose colours
-        are swapped)."""
-        moved = next(event for event in events if isinstance(event, CheckersMoved))
-        line = TextLine.of(Text.MOVES, name=self.names[seat],
-                           moves=moves_text(moved.moves, is_o=is_o))
-        self.say(out, seat, None, line, line)
-        if not any(isinstance(event, GameWon) for event in events):
-            # FIBS sends no board after a game's last move: the result line follows
-            # (a board would carry the new score already, and Gibbon adds the points of
-            # the result line to it once more; docs/compatibility.md, issue 20 §5).
-            self._boards(out, after="move")
-        self._after_events(events, out)
-
-    def _after_events(self, events: list[Event], out: Outcome) -> None:
-        won = next((event for event in events if isinstance(event, GameWon)), None)
-        if won is None:
-            self.persist(out)
-            self._begin_turn(out)
-            return
-        self._game_over(won, events, out)
+        o_seat = self.o_seat
+        self._apply(self.match.play(seat, play), out, o_seat=o_seat)
 
     # --------------------------------------------------------------- the cube
 
     def double(self, seat: int, out: Outcome) -> None:
-        self.match.double(seat)
-        other = self.names[1 - seat]
-        self.say(out, seat, TextLine.of(Text.YOU_DOUBLE, name=other),
-                 TextLine.of(Text.DOUBLES_ACCEPT_OR_REJECT, name=self.names[seat]),
-                 TextLine.of(Text.DOUBLES, name=self.names[seat]))
-        self.persist(out)
-        doubled = self.seats[1 - seat]
-        if doubled is not None and doubled.account.toggles.autoboard:
-            out.to(doubled, self.board(doubled, 1 - seat))
+        self._apply(self.match.double(seat), out)
 
     def accept_double(self, seat: int, out: Outcome) -> None:
-        self.match.take(seat)
-        cube = self.match.game.cube
-        name = self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_ACCEPT_DOUBLE, cube=cube),
-                 TextLine.of(Text.ACCEPTS_DOUBLE_CUBE, name=name, cube=cube),
-                 TextLine.of(Text.ACCEPTS_DOUBLE, name=name))
-        self.persist(out)
-        self.roll(1 - seat, out)  # the doubler rolls at once
+        self._apply(self.match.take(seat), out)
 
     def reject_double(self, seat: int, out: Outcome) -> None:
-        events = self.match.pass_double(seat)
-        won = next(event for event in events if isinstance(event, GameWon))
-        winner = self.names[won.winner]
-        points = _points(won.points)
-        self.say(out, seat, TextLine.of(Text.YOU_GIVE_UP, name=winner, points=points),
-                 TextLine.of(Text.GIVES_UP_YOU_WIN, name=self.names[seat], points=points),
-                 TextLine.of(Text.GIVES_UP, name=self.names[seat], winner=winner, points=points))
-        self._game_over(won, events, out, announced=True)
+        self._apply(self.match.pass_double(seat), out)
 
     def beaver(self, seat: int, out: Outcome) -> None:
         """Money play: the doubled player takes and redoubles at once, keeping the cube."""
-        events = self.match.beaver(seat)
-        cube = next(event for event in events if isinstance(event, Beavered)).cube
-        name = self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_BEAVER, cube=cube),
-                 TextLine.of(Text.BEAVERS_CUBE, name=name, cube=cube),
-                 TextLine.of(Text.BEAVERS, name=name))
-        self.persist(out)
-        self._begin_turn(out)
+        self._apply(self.match.beaver(seat), out)
 
     def raccoon(self, seat: int, out: Outcome) -> None:
-        events = self.match.raccoon(seat)
-        cube = next(event for event in events if isinstance(event, Raccooned)).cube
-        name = self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_RACCOON, cube=cube),
-                 TextLine.of(Text.RACCOONS_CUBE, name=name, cube=cube),
-                 TextLine.of(Text.RACCOONS, name=name))
-        self.persist(out)
-        self.roll(seat, out)
+        self._apply(self.match.raccoon(seat), out)
 
     # ----------------------------------------------------------- resignation
 
     def resign(self, seat: int, result: GameResult, out: Outcome) -> None:
-        self.match.resign(seat, result)
-        points = _points(self.match.game.resignation_points(result))
-        other, name = self.names[1 - seat], self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_WANT_TO_RESIGN, name=other, points=points),
-                 TextLine.of(Text.WANTS_TO_RESIGN_YOU_WIN, name=name, points=points),
-                 TextLine.of(Text.WANTS_TO_RESIGN, name=name, winner=other, points=points))
-        self.persist(out)
+        self._apply(self.match.resign(seat, result), out)
 
     def accept_resignation(self, seat: int, out: Outcome) -> None:
-        events = self.match.accept_resignation(seat)
-        won = next(event for event in events if isinstance(event, GameWon))
-        points = _points(won.points)
-        name = self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_ACCEPT_AND_WIN, points=points),
-                 TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points),
-                 TextLine.of(Text.ACCEPTS_AND_WINS, name=name, points=points))
-        self._game_over(won, events, out, announced=True)
+        self._apply(self.match.accept_resignation(seat), out)
 
     def reject_resignation(self, seat: int, out: Outcome) -> None:
-        self.match.reject_resignation(seat)
-        name = self.names[seat]
-        self.say(out, seat, TextLine.of(Text.YOU_REJECT), TextLine.of(Text.REJECTS, name=name),
-                 TextLine.of(Text.REJECTS, name=name))
-        self.persist(out)
-        if self.match.game.phase is GamePhase.AWAITING_ROLL:
-            self._begin_turn(out)
+        self._apply(self.match.reject_resignation(seat), out)
+
+    # ------------------------------------------------- events, and after them
+
+    def _apply(self, events: list[Event], out: Outcome, *, o_seat: int | None = None) -> None:
+        """What every action on the match goes through: narrate the events it returned,
+        then `_after_events`. `o_seat`: who played O in the game of a play that won it
+        (the match has started the next game meanwhile, with the colours swapped)."""
+        self._narrate(events, out, o_seat=self.o_seat if o_seat is None else o_seat)
+        self._after_events(events, out)
+
+    def _narrate(self, events: list[Event], out: Outcome, *, o_seat: int) -> None:
+        """Each event in its three wordings (`narration`), with the boards that follow it."""
+        game_over = any(isinstance(event, GameWon) for event in events)
+        for event in events:
+            said = narration.said(event, self.names, o_seat=o_seat)
+            if said is not None:
+                self.say(out, said.seat, said.own, said.opponent, said.watchers)
+            after = narration.boards_after(event)
+            if after is not None and not (game_over and isinstance(event, CheckersMoved)):
+                # FIBS sends no board after a game's last move: the result line follows
+                # (a board would carry the new score already, and Gibbon adds the points
+                # of the result line to it once more; docs/compatibility.md, issue 20 §5).
+                self._boards(out, after=after)
+
+    def _after_events(self, events: list[Event], out: Outcome) -> None:
+        """The one point after every action on the match: the game is over, or the state
+        is saved and the flow goes on from the last event (the server's automatic rolls
+        and plays, the prompts), and then whoever is to act now is settled
+        (`_to_act_now`), however many turns the flow moved on meanwhile."""
+        won = next((event for event in events if isinstance(event, GameWon)), None)
+        if won is not None:
+            self._game_over(events, out)
+        else:
+            self.persist(out)
+            self._go_on(events[-1], out)
+        self._to_act_now(out)
+
+    def _go_on(self, last: Event, out: Outcome) -> None:
+        """The flow after an action that did not end the game, by what it did last."""
+        match last:
+            case OpeningRolled():
+                first = self.match.game.turn
+                assert first is not None
+                self.say(out, first, TextLine.of(Text.YOUR_TURN_TO_MOVE),
+                         TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]),
+                         TextLine.of(Text.MAKES_FIRST_MOVE, name=self.names[first]))
+                self._boards(out, after="always")
+                self._after_roll(first, out, opening=True)
+            case DiceRolled(player=seat):
+                self._after_roll(seat, out, opening=False)
+            case CubeOffered(player=seat):
+                doubled = self.seats[1 - seat]
+                if doubled is not None and doubled.account.toggles.autoboard:
+                    out.to(doubled, self.board(doubled, 1 - seat))
+            case CubeTaken(player=seat):
+                self.roll(1 - seat, out)  # the doubler rolls at once
+            case Raccooned(player=seat):
+                self.roll(seat, out)
+            case ResignationOffered():
+                pass
+            case ResignationRejected():
+                if self.match.game.phase is GamePhase.AWAITING_ROLL:
+                    self._begin_turn(out)
+            case _:  # a play, a roll that could not be played, a beaver
+                self._begin_turn(out)
+
+    def _to_act_now(self, out: Outcome) -> None:
+        """Called last after every action on the match (and after a resume): `to_act`
+        becomes the seat the match waits for now (to roll or double, move, or answer a
+        double or a resignation), None between games and once the match is over.
+
+        This is where a match clock starts for the player to act and stops for the other
+        (issue 22): it is reached once the turn has settled, whatever happened before."""
+        game = self.match.game
+        self.to_act = None if self.match.over or self.between_games else game.actor()
 
     # ------------------------------------------------------- end of a game
 
-    def _game_over(self, won: GameWon, events: list[Event], out: Outcome, *, announced: bool = False) -> None:
-        winner = won.winner
-        points = _points(won.points)
-        if not announced or won.how is WinKind.BORNE_OFF:
-            self.say(out, winner, TextLine.of(Text.YOU_WIN_GAME, points=points),
-                     TextLine.of(Text.WINS_GAME_SORRY, name=self.names[winner], points=points),
-                      TextLine.of(Text.WINS_GAME, name=self.names[winner], points=points))
+    def _game_over(self, events: list[Event], out: Outcome) -> None:
+        """A game is over (and was narrated): its moves to those who want them, then the
+        match's end for the lobby, or the score and the `join` handshake (§6.8)."""
+        won = next(event for event in events if isinstance(event, GameWon))
         for seat, player in self._players():
             if player.account.toggles.moves:
                 out.lines(player, *self.moves_lines(self.last_game()))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fibsd.app import chouettes
 from fibsd.app.outcome import Outcome
-from fibsd.app.play.chouette import ChouetteTable, signed
+from fibsd.app.play.chouette import ChouetteTable, SavedChouette, signed
 from fibsd.app.play.notation import bearoff_text
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -189,11 +189,9 @@ def _engine(registry: Registry, number: int, state: dict[str, object] | None) ->
         return live.engine, live.owner
     if state is None:
         return None
-    engine_data, owner = state.get("engine"), state.get("owner")
-    if not isinstance(engine_data, dict) or not isinstance(owner, str):
-        return None
     try:
-        return Chouette.from_dict(engine_data), owner
+        saved = SavedChouette.from_dict(state)
+        return Chouette.from_dict(saved.engine), saved.owner
     except ValueError:
         return None
 

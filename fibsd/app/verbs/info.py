@@ -15,6 +15,7 @@ from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
+from fibsd.app.verbs import analysis
 from fibsd.fairdice import roll_statistics_from_counts
 from fibsd.store.api import Store
 from protocol import commands as c
@@ -177,6 +178,8 @@ def show(registry: Registry, session: Session, command: c.Show, out: Outcome) ->
             out.lines(session, show_max_line(registry.online_count(), registry.peak_online))
         case c.ShowWhat.DICE:
             show_dice(session, out)
+        case c.ShowWhat.PR:
+            analysis.show_pr(registry, session, command.name or session.name, out)
 
 
 def show_dice(session: Session, out: Outcome) -> None:

@@ -5,9 +5,12 @@ it adds the queue and roles, the contracts and their cubes, settlement, rotation
 partner, seats and the ledger. Like the rest of `fibsd.rules` it imports no trio, no
 sockets, no clock and no randomness: dice and random draws come in as arguments, and
 the server's timers call the engine's timeout actions. Modules: `settings` (§1.2),
-`contracts`, `events`, `errors`, `ledger` (§1.17) and `table` (`Chouette`, the state
-machine). Rules are numbered as in the specification (C1-C82); docs/chouette.md says
-how each is implemented and how a server drives a table.
+`contracts`, `events`, `errors`, `ledger` (§1.17); `state` (the table's state, its
+queries and transition table) and the modules of actions over it: `seats`, `partner`,
+`checkers`, `answers`, `resignation`, `absence`, `settlement`, `persistence`; and
+`table` (`Chouette`: the state with those actions as methods). Rules are numbered as in
+docs/chouette-rules.md (C1-C82); docs/chouette.md says how each is implemented and how
+a server drives a table.
 
     table = Chouette(parse_settings(["multi"]), ["alice", "bob", "carol", "dave"])
     table.begin_order(); table.order_roll({"alice": 6, "bob": 5, "carol": 3, "dave": 1})

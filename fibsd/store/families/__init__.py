@@ -15,6 +15,7 @@ from typing import Protocol, Self
 
 from fibsd.store.api import Store
 from fibsd.store.families.accounts import Accounts
+from fibsd.store.families.analyses import Analyses
 from fibsd.store.families.base import Database
 from fibsd.store.families.chouettes import Chouettes
 from fibsd.store.families.messages import Messages
@@ -34,7 +35,7 @@ class BatchDatabase(Database, Protocol):
     def close(self) -> None: ...
 
 
-class Families(Accounts, Messages, SavedMatches, MatchRecords, Sanctions, Chouettes):
+class Families(Accounts, Messages, SavedMatches, MatchRecords, Sanctions, Chouettes, Analyses):
     """Every family over one `BatchDatabase` (set by the backend's constructor)."""
 
     _database: BatchDatabase

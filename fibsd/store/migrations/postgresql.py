@@ -133,4 +133,25 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """,
     # 10: each patch carries its own time.
     "ALTER TABLE saved_match_patches ADD COLUMN saved_at DOUBLE PRECISION",
+    # 11: engine analysis (issue 23): jobs waiting, finished analyses, PRs per player.
+    """
+    CREATE TABLE analysis_jobs (
+        record_id  BIGINT PRIMARY KEY,
+        requesters TEXT NOT NULL,
+        queued_at  DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE analyses (
+        record_id   BIGINT PRIMARY KEY,
+        data        TEXT NOT NULL,
+        sgf         BYTEA NOT NULL,
+        analysed_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE analysis_prs (
+        record_id BIGINT NOT NULL,
+        name      TEXT NOT NULL COLLATE nocase,
+        pr        DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (record_id, name)
+    );
+    CREATE INDEX analysis_prs_by_name ON analysis_prs (name);
+    """,
 )

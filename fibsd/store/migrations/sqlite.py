@@ -148,4 +148,28 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     """
     ALTER TABLE saved_match_patches ADD COLUMN saved_at REAL;
     """,
+    # 11: engine analysis (issue 23, docs/analysis.md): the jobs waiting (they survive a
+    # restart), each finished analysis (JSON, and gnubg's .sgf of the analysed match,
+    # zlib-compressed: hundreds of KiB of text), and each player's PR per analysed match
+    # for `show pr`.
+    """
+    CREATE TABLE analysis_jobs (
+        record_id  INTEGER PRIMARY KEY,
+        requesters TEXT NOT NULL,  -- JSON list of name keys; empty: queued automatically
+        queued_at  REAL NOT NULL
+    );
+    CREATE TABLE analyses (
+        record_id   INTEGER PRIMARY KEY,
+        data        TEXT NOT NULL,  -- JSON: fibsd.analysis.MatchAnalysis.to_dict()
+        sgf         BLOB NOT NULL,  -- zlib: gnubg's `save match` of the analysed match
+        analysed_at REAL NOT NULL
+    );
+    CREATE TABLE analysis_prs (
+        record_id INTEGER NOT NULL,
+        name      TEXT NOT NULL COLLATE NOCASE,
+        pr        REAL NOT NULL,
+        PRIMARY KEY (record_id, name)
+    );
+    CREATE INDEX analysis_prs_by_name ON analysis_prs (name);
+    """,
 )

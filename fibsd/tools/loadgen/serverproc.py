@@ -101,6 +101,10 @@ max_output_lines = 1000000
 [passwords]
 password_hash_scheme = "pbkdf2_sha256"
 pbkdf2_rounds = 1000
+
+[analysis]
+# The load run measures the server, not GNU Backgammon analysing its thousands of matches.
+analysis_auto = "none"
 """
 
 
