@@ -24,6 +24,7 @@ from fibsd.store.migrations import sqlite as sqlite_migrations
 from fibsd.store.postgresql import SCHEMA_VERSION, PostgreSQLStore
 from fibsd.store.sqlite import SQLiteStore
 from fibsd.tools import pgcluster
+from tests.app.test_store_families import _analysis
 from tests.conftest import new_database
 
 
@@ -165,6 +166,8 @@ def _club(path: Path) -> None:
         store.record_drop("bob")
         store.save_chouette(1, "Alice", {"seats": ["Alice", "bob"]}, 17.0)
         store.save_chouette(2, "carol", {"seats": ["carol"]}, 18.0, closed=True)
+        store.queue_analysis(1, ["alice"], 19.0)
+        store.save_analysis(_analysis(2, 0.5), "(;FF[4] binary-safe: \x00\xff)")  # a BLOB column
 
 
 def _everything(store: SQLiteStore | PostgreSQLStore) -> list[object]:
@@ -179,6 +182,7 @@ def _everything(store: SQLiteStore | PostgreSQLStore) -> list[object]:
         store.drop_count("BOB"),
         store.open_chouettes(), store.chouette(2), store.last_chouette_id(),
         store.ratings_page(1, 10), store.rating_rank("alice"),
+        store.analysis_jobs(), store.analysis(2), store.analysis_sgf(2), store.average_pr("alice"),
     ]
 
 
