@@ -140,7 +140,7 @@ function onLine(line) {
   const chat = parseChat(line);
   if (chat) return onChat(chat);
   if (state.chouette && state.chouette.onLine(line)) return;
-  if (/^Chouette[: ]/.test(line)) return onChouetteLine(line);
+  if (/^(Chouette|Tournament)[: ]/.test(line)) return onChouetteLine(line);
   onText(line);
 }
 
@@ -250,7 +250,7 @@ function onChat({ kind, from, text }) {
 }
 
 // Informational `** ` lines; every other `** ` line is a refusal or an error, shown on top.
-const INFO = /^\*\* (You invited|Player \S+ has joined|You are now playing|You terminated|Player \S+ has left|\S+ has \d+ seconds to come back|\S+ did not come back|You withdrew|\S+ withdrew|The invitation's rules|You will|You won't|You'll|You're now|The dice|Please wait for \S+ to join)/;
+const INFO = /^\*\* (You invited|Player \S+ has joined|You are now playing|You terminated|Player \S+ has left|\S+ has \d+ seconds to come back|\S+ did not come back|You withdrew|\S+ withdrew|The invitation's rules|You will|You won't|You'll|You're now|The dice|Please wait for \S+ to join|\S+'s reserve is used up|\S+ ran out of time|Your move against|The analysis of match|Match \d+ is)/;
 
 // FIBS's sentences that change what the page offers. Returns the line to log (or "").
 function onText(line) {
@@ -261,10 +261,25 @@ function onText(line) {
     state.quiet--;
     return;
   }
+  // The match clock (fibsd's extension line, docs/clocks.md), and its terms.
+  if ((m = /^clock: (\S+) (\d+) (\S+) (\d+) (\d+) (\d+) (\S+) (delay|days)$/.exec(line))) {
+    state.clock = { names: [m[1], m[3]], reserve: [Number(m[2]), Number(m[4])], delayLeft: Number(m[6]),
+      mover: m[7], kind: m[8], at: Date.now() };
+    return tickClock();
+  }
+  if ((m = /^Clock: (.*)\.$/.exec(line))) {
+    if (state.invitations.has(state.lastInvitation) && !state.outgoingSent) {
+      const name = state.lastInvitation;
+      state.invitations.set(name, `${state.invitations.get(name).replace(/\.$/, "")} (clock: ${m[1]}).`);
+    } else if (state.outgoing) state.outgoing.text += ` (clock: ${m[1]})`;
+    renderLobby();
+    return;
+  }
   // Invitations, both ways.
   if ((m = /^(\S+) wants to (play an? .+? match|resume a saved match) with you\.$/.exec(line))) {
     state.invitations.set(m[1], line.replace(/ with you\.$/, "."));
     state.lastInvitation = m[1];
+    state.outgoingSent = false;
     attention("invitation", `${m[1]} invites you`);
     renderLobby();
   } else if (/^Type 'join \S+' to accept\.$/.test(line)) {
@@ -279,6 +294,7 @@ function onText(line) {
     renderLobby();
   } else if ((m = /^\*\* You invited (\S+) to (.*)\.$/.exec(line))) {
     state.outgoing = { name: m[1], text: m[2] };
+    state.outgoingSent = true;
     renderLobby();
     return;
   } else if (/^\*\* You withdrew your invitation/.test(line)) {
@@ -449,6 +465,9 @@ function playing() { return state.board && state.board.player === "You"; }
 function myTurn() { return playing() && state.board.turn !== 0 && state.board.turn === state.board.colour; }
 
 function newMatch(opponent) {
+  state.clock = null;
+  $("notice").hidden = true;
+  if ($("next-pairing").textContent.includes(` with ${opponent} `)) $("next-pairing").hidden = true;
   state.invitations.clear();
   state.outgoing = null;
   state.grace = null;
@@ -492,6 +511,37 @@ function tickGrace() {
   if (!state.grace) return;
   renderControls();
   state.graceTimer = setTimeout(tickGrace, 1000);
+}
+
+// The clocks: the running one counts down its delay, then its reserve, from the line's arrival.
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
+  return (hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}` : `${hms[1]}`) + `:${String(hms[2]).padStart(2, "0")}`;
+}
+
+function tickClock() {
+  clearTimeout(state.clockTimer);
+  const c = state.clock, b = state.board;
+  const box = $("clocks");
+  if (!c || !b) { box.hidden = true; return; }
+  const me = b.player === "You" ? state.name : b.player;
+  const gone = (Date.now() - c.at) / 1000;
+  const shown = [0, 1].map((i) => {
+    if (c.names[i] !== c.mover) return { left: c.reserve[i], delay: 0 };
+    return { left: c.reserve[i] - Math.max(0, gone - c.delayLeft), delay: Math.max(0, c.delayLeft - gone) };
+  });
+  const part = (i, id) => {
+    const el = $(id);
+    el.textContent = `${c.names[i] === me ? (b.player === "You" ? "You" : me) : c.names[i]} ${clockText(shown[i].left)}`
+      + (shown[i].delay > 0 ? ` (+${Math.ceil(shown[i].delay)} s)` : "");
+    el.className = c.names[i] === c.mover ? "running" : "";
+  };
+  const mine = c.names[0] === me ? 0 : 1;
+  part(mine, "clock-me");
+  part(1 - mine, "clock-them");
+  box.hidden = false;
+  if (c.mover !== "-") state.clockTimer = setTimeout(tickClock, 250);
 }
 
 function addMove(who, text) {
@@ -648,6 +698,7 @@ export function render() {
   $("score").textContent = text.score;
   $("match-info").textContent = text.match;
   $("pips").textContent = text.pips;
+  tickClock();
 }
 
 function cubeText(n) { return `${n} point${n === 1 ? "" : "s"}`; }
@@ -715,6 +766,8 @@ function inviteCommand(name) {
   if (!unlimited && !$("opt-crawford").checked) words.push("nocrawford");
   if (unlimited && $("opt-jacoby").checked) words.push("jacoby");
   if (unlimited && $("opt-beavers").checked) words.push("beavers");
+  const clock = $("invite-clock").value;
+  if (clock) words.push(...clock.split(" "));
   return words.join(" ");
 }
 
@@ -917,6 +970,7 @@ async function more() {
 $("show-ratings").addEventListener("click", async () => (await more()).ratings());
 $("show-history").addEventListener("click", async () => (await more()).history());
 $("show-chouettes").addEventListener("click", async () => (await more()).chouettes());
+$("show-tournaments").addEventListener("click", async () => (await more()).tournaments());
 // Chouette lines before the module is loaded: load it, then hand it the lines.
 const early = [];
 function onChouetteLine(line) {

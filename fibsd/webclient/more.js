@@ -75,7 +75,7 @@ export function install(app) {
       });
     }
     if (/^Chouette \d+, game \d+:/.test(line)) return true;  // the telnet board's header
-    if (ratingsLine(line) || historyLine(line)) return true;
+    if (ratingsLine(line) || historyLine(line) || tournamentLine(line) || analysisLine(line)) return true;
     if (!line.startsWith("Chouette: ")) return false;
     onChouette(line.slice(10));
     draw();
@@ -289,7 +289,10 @@ export function install(app) {
     const rows = (c.list || []).map((t) => h("div", { className: "saved-row", dataTable: t.n },
       h("span", {}, `Chouette ${t.n} of ${t.owner}: ${t.seated} seated, ${t.stage}`),
       c.table ? null : button("Join", () => act(`chouette join ${t.owner}`), "c-join")));
-    if (c.table) { extra.replaceChildren(h("h3", {}, "Chouettes")); if (!state.board) extra.append(panel); return; }
+    if (c.table) {
+      extra.replaceChildren(h("h3", {}, "Chouettes"), state.board ? h("p", { className: "hint" }, `You sit at chouette ${c.table}: its table is beside the board.`) : panel);
+      return;
+    }
     extra.replaceChildren(...[h("h3", {}, "Chouettes"), ...rows,
       rows.length ? null : h("p", { className: "hint" }, "No chouette is open."),
       button("Open a chouette", () => act("chouette create"), "c-create")].filter(Boolean));
@@ -327,7 +330,9 @@ export function install(app) {
       const r = /^\s*(\d+)\s+(\S+ \S+)\s+(\S+ - \S+)\s+(\S+(?: points?)?)\s+(\d+-\d+)$/.exec(l);
       if (!r) return false;
       list.append(h("tr", { dataMatch: r[1] }, h("td", {}, r[2]), h("td", {}, r[3]), h("td", {}, r[4]), h("td", {}, r[5]),
-        h("td", {}, button("Replay", () => replay(r[1]), "replay"))));
+        h("td", {}, button("Replay", () => replay(r[1]), "replay"),
+          button("Analyse", () => send(`analyse ${r[1]}`), "analyse"),
+          button("Analysis", () => { send(`analysis ${r[1]}`); send(`analysis ${r[1]} moves`); }, "analysis"))));
       return true;
     });
   }
@@ -348,6 +353,7 @@ export function install(app) {
     let at = 0;
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.id = "replay-board";
+    svg.setAttribute("class", "board");
     const caption = h("span", { id: "replay-caption" });
     const go = (i) => {
       at = Math.max(0, Math.min(frames.length - 1, i));
@@ -357,12 +363,128 @@ export function install(app) {
       caption.textContent = `${at + 1}/${frames.length} · ${f.text}`;
     };
     extra.replaceChildren(h("h3", {}, `Replay of match ${id}`), svg,
-      h("div", { className: "replay" }, button("⏮", () => go(0), "first"), button("◀", () => go(at - 1), "back"),
-        button("▶", () => go(at + 1), "forward"), button("⏭", () => go(frames.length - 1), "last"), caption));
+      h("div", { className: "replay" }, button("First", () => go(0), "first"), button("◀", () => go(at - 1), "back"),
+        button("▶", () => go(at + 1), "forward"), button("Last", () => go(frames.length - 1), "last"), caption));
     go(at);
   }
 
-  return { onLine, wants, render, active, draw,
+  // --- tournaments: the list, a bracket or standings, live results, your next pairing -----
+
+  const live = [];
+  function tournamentLine(line) {
+    let m;
+    if (line === "Tournaments:") {
+      const rows = h("tbody");
+      extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), liveBox());
+      return reader((l) => {
+        const r = /^  (\S+): (.*)$/.exec(l);
+        if (!r) return false;
+        rows.append(h("tr", { dataName: r[1] }, h("td", {}, r[1]), h("td", {}, r[2]),
+          h("td", {}, button("Join", () => act(`tournament join ${r[1]}`), "t-join"),
+            button("Show", () => send(`tournament show ${r[1]}`), "t-show"))));
+        return true;
+      });
+    }
+    if (/^\*\* There are no tournaments\./.test(line)) {
+      extra.replaceChildren(h("h3", {}, "Tournaments"), h("p", { className: "hint" }, "No tournament is open."), liveBox());
+      return true;
+    }
+    if ((m = /^Tournament (\S+): (\S+), (\d+)-point matches, (.*)\.$/.exec(line)) && /created by/.test(line)) {
+      const show = { name: m[1], head: line.slice(11), rules: [], rounds: [], standings: [], seeds: [] };
+      let round = null;
+      const paint = () => extra.replaceChildren(h("h3", {}, `Tournament ${show.name}`), h("p", {}, show.head),
+        ...show.rules.map((t) => h("p", { className: "hint" }, t)),
+        show.seeds.length ? h("p", { id: "t-seeds" }, `Seeds: ${show.seeds.join(", ")}`) : null,
+        h("div", { id: "t-bracket", className: "bracket" }, ...show.rounds.map((r) =>
+          h("div", { className: "round" }, h("strong", {}, r.title), ...r.games.map((g) => h("div", { className: "game" }, g))))),
+        show.standings.length ? h("ol", { id: "t-standings" }, ...show.standings.map((t) => h("li", {}, t))) : null,
+        liveBox());
+      paint();
+      return reader((l) => {
+        let r;
+        if ((r = /^  Seed \d+: (.*)$/.exec(l))) show.seeds.push(r[1]);
+        else if ((r = /^  (Round \d+.*):$/.exec(l))) { round = { title: r[1], games: [] }; show.rounds.push(round); }
+        else if ((r = /^    \d+\. (.*)$/.exec(l))) show.standings.push(r[1]);
+        else if ((r = /^    (.*)$/.exec(l)) && round) round.games.push(r[1]);
+        else if (/^  Standings/.test(l)) round = null;
+        else if ((r = /^  (.*)$/.exec(l))) show.rules.push(r[1]);
+        else return false;
+        paint();
+        return true;
+      });
+    }
+    if ((m = /^Tournament ([^\s:]+):? (.*)$/.exec(line))) {
+      const text = line.replace(/ Type 'tournament join \S+' to enter\.$/, " Join it from the Tournaments list.");
+      live.unshift(text);
+      live.splice(20);
+      const yours = /: round \d+: (your .*|you have a bye\.)$/.exec(text);
+      if (yours) {
+        $("next-pairing").textContent = `Next: ${text}`;
+        $("next-pairing").hidden = false;
+        attention("turn", `Tournament ${m[1]}: your match`);
+      }
+      if (/ is over: | is cancelled /.test(text)) $("next-pairing").hidden = true;
+      const box = document.getElementById("t-live");
+      if (box) box.replaceWith(liveBox());
+      log(text, "notice");
+      return true;
+    }
+    return false;
+  }
+
+  function liveBox() {
+    return h("div", { id: "t-live" }, live.length ? h("strong", {}, "Live results") : null,
+      ...live.map((t) => h("div", { className: "hint" }, t)));
+  }
+
+  // --- analysis: PR per player, the errors, an error's position with the best play --------
+
+  function analysisLine(line) {
+    let m;
+    if ((m = /^Analysis of match (\d+) \((.*)\) by (.*):$/.exec(line))) {
+      const rows = h("tbody");
+      extra.replaceChildren(h("h3", {}, `Analysis of match ${m[1]}`), h("p", { className: "hint" }, `${m[2]}, by ${m[3]}`),
+        h("table", { id: "analysis" }, h("thead", {}, h("tr", {}, ...["Player", "PR", "", "Errors", "Blunders", "Cube err.", "Luck"].map((t) => h("th", {}, t)))), rows),
+        h("div", { id: "analysis-moves" }));
+      return reader((l) => {
+        const r = /^Player (\S+): PR (\S+) \(([a-z ]+)\); (\d+) decisions; checker (\d+) errors, (\d+) blunders; cube (\d+) errors, (\d+) blunders; luck (\S+)$/.exec(l);
+        if (!r) return false;
+        rows.append(h("tr", { dataUser: r[1] }, ...[r[1], r[2], r[3], r[5], r[6], `${Number(r[7]) + Number(r[8])}`, r[9]].map((t) => h("td", {}, t))));
+        return true;
+      });
+    }
+    if ((m = /^No errors or blunders in match (\d+)\.$/.exec(line))) {
+      const box = document.getElementById("analysis-moves");
+      if (box) box.replaceChildren(h("p", {}, line));
+      return true;
+    }
+    if (/^Errors in match \d+: /.test(line)) {
+      const box = document.getElementById("analysis-moves") || extra;
+      const rows = h("tbody");
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.id = "analysis-board";
+      svg.setAttribute("class", "board");
+      const caption = h("p", { id: "analysis-caption" });
+      box.replaceChildren(h("table", { id: "analysis-errors" }, rows), caption, svg);
+      return reader((l) => {
+        const r = /^Game (\d+) (\S+) (\S{14}) ([1-6]{2}|-) (error|blunder|cube-error|cube-blunder): (.+) \| best: (.+) \| -(\d+\.\d{3})$/.exec(l);
+        if (!r) return false;
+        const show = () => {
+          let board = positionBoard(r[3], r[2], r[4]);
+          if (r[4] !== "-") board = play(board, r[7]);
+          drawBoard(svg, board);
+          caption.textContent = `Game ${r[1]}, ${r[2]} ${r[4] === "-" ? "" : `to play ${r[4]}`}: played ${r[6]}; best ${r[7]} (drawn), ${r[8]} lost.`;
+        };
+        rows.append(h("tr", { className: r[5].includes("blunder") ? "blunder" : "error", dataGame: r[1] },
+          ...[`Game ${r[1]}`, r[2], r[4], r[5], r[6], r[7], `-${r[8]}`].map((t) => h("td", {}, t)),
+          h("td", {}, button("Show", show, "a-show"))));
+        return true;
+      });
+    }
+    return false;
+  }
+
+  return { onLine, wants, render, active, draw, tournaments: () => send("tournament list"),
     ratings: () => send("ratings"), history: () => send("export"), chouettes: () => send("chouette list") };
 }
 
@@ -412,6 +534,50 @@ export function matFrames(lines) {
     }
   }
   return frames;
+}
+
+// A gnubg position ID (14 characters of base64: 80 bits, least significant first; the
+// player on roll's 25 places from his ace point to the bar, then his opponent's), drawn
+// from the side of the player on roll.
+export function positionBoard(id, name, dice) {
+  const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const bits = [];
+  for (const ch of id) { const v = digits.indexOf(ch); for (let i = 5; i >= 0; i--) bits.push((v >> i) & 1); }
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(bits.slice(i, i + 8).reduce((a, b) => a * 2 + b, 0));
+  const stream = [];
+  for (const byte of bytes) for (let i = 0; i < 8; i++) stream.push((byte >> i) & 1);
+  const counts = [[], []];
+  let k = 0;
+  for (const side of [0, 1]) {
+    for (let place = 0; place < 25; place++) {
+      let n = 0;
+      while (stream[k++] === 1) n++;
+      counts[side].push(n);
+    }
+  }
+  const b = start([name, "opponent"], [0, 0], 0);
+  b.points = Array(26).fill(0);
+  for (let q = 1; q <= 24; q++) { b.points[q] += counts[0][q - 1]; b.points[25 - q] -= counts[1][q - 1]; }
+  b.onBar = [counts[0][24], counts[1][24]];
+  b.points[25] = counts[0][24]; b.points[0] = -counts[1][24];
+  b.off = [15 - counts[0].reduce((a, x) => a + x, 0), 15 - counts[1].reduce((a, x) => a + x, 0)];
+  if (dice && dice !== "-") b.dice = [Number(dice[0]), Number(dice[1])];
+  b.turn = 1;
+  return b;
+}
+
+// A play in gnubg's notation ("bar/22* 13/7(2) 6/off"), by the player on roll.
+function play(board, text) {
+  let b = board;
+  for (const word of text.split(/\s+/)) {
+    const m = /^(\d+|bar)\/(\d+|off)\*?(?:\((\d)\))?$/i.exec(word);
+    if (!m) continue;
+    for (let i = 0; i < Number(m[3] || 1); i++) {
+      b = applyMove(b, m[1].toLowerCase() === "bar" ? 25 : Number(m[1]), m[2].toLowerCase() === "off" ? 0 : Number(m[2]), 1);
+    }
+  }
+  return b;
 }
 
 function start(names, score, length) {

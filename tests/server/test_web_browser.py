@@ -11,6 +11,7 @@ Set FIBSD_WEB_SCREENSHOTS=docs to save a screenshot of each screen into docs/.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import threading
@@ -31,6 +32,7 @@ from fibsd.clock import ManualClock
 from fibsd.dice import ScriptedDice
 from fibsd.passwords import PasswordHasher
 from fibsd.server import Server
+from protocol import commands
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server import conftest
 
@@ -725,4 +727,115 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
         assert "Rotation: alice → carol → bob" in alice.text("#chouette-queue")
         alice.wait(lambda: alice.dice() == "3,1", "game 2's opening")
         shot(alice, "chouette")
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# The clocks, tournaments and analysis are other helpers' (issues 22, 24, 23): their tests
+# here run once the server has them (they were run against those branches merged in).
+needs_clocks = pytest.mark.skipif(not hasattr(commands, "ClockCommand"), reason="no match clocks on this server yet")
+needs_tournaments = pytest.mark.skipif(not hasattr(commands, "Tournament"), reason="no tournaments on this server yet")
+needs_analysis = pytest.mark.skipif(importlib.util.find_spec("fibsd.analysis") is None,
+                                    reason="no engine analysis on this server yet")
+
+
+@needs_clocks
+def test_match_clocks_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
+    # docs/clocks.md: the clock line after `toggle extensions`; the page counts down the
+    # running clock (its delay first) from the line's arrival, the other stands still.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1], coin=0)) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        alice.fill("#invite-length", "2")
+        Select(alice.find("#invite-clock")).select_by_value("clock")
+        alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+        bob.wait(lambda: "(clock: delay 12 s, reserve 4:00)" in bob.text("#invitations"), "the clock's terms")
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.dice() == "3,1" and alice.visible("#clocks"), "the clocks")
+        alice.wait(lambda: alice.text("#clock-me").startswith("You 4:00 (+")
+                   and "running" in str(alice.find("#clock-me").get_attribute("class")), "alice's clock running")
+        assert alice.text("#clock-them") == "bob 4:00"
+        first = alice.text("#clock-me")
+        alice.wait(lambda: alice.text("#clock-me") != first, "the delay counting down")
+        bob.wait(lambda: bob.text("#clock-them").startswith("alice 4:00") and bob.text("#clock-me") == "You 4:00",
+                 "bob's view")
+        shot(alice, "clocks")
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@needs_tournaments
+def test_a_tournament_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
+    # docs/tournaments.md: a knockout of three (alice has the bye, bob and carol play).
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 4, 2], coin=0)) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        Select(alice.find("#chat-kind")).select_by_value("command")
+        alice.fill("#chat-text", "tournament create cup knockout 1")
+        alice.click('#chat-form button[type="submit"]')
+        for page in (alice, bob, carol):
+            page.click("#show-tournaments")
+            page.click('#tournaments tr[data-name="cup"] button[data-action="t-join"]')
+        alice.wait_log("Tournament cup: carol enters (3 entered).")
+        alice.fill("#chat-text", "tournament start cup")
+        alice.click('#chat-form button[type="submit"]')
+        # Each player's next pairing is in view; bob's and carol's match starts.
+        alice.wait(lambda: "Tournament cup: round 1: you have a bye." in alice.text("#next-pairing"), "alice's bye")
+        bob.wait(lambda: "your 1-point match with carol" in bob.text("#next-pairing"), "bob's pairing")
+        bob.wait(lambda: bob.visible("#match-view") and bob.dice(), "bob's match")
+        bob.click("#resign")
+        bob.click("#resign-yes")
+        carol.click("#accept")
+        # Live results, then the bracket.
+        alice.wait(lambda: "Tournament cup: carol beats bob 1-0." in alice.text("#t-live"), "the live result")
+        alice.wait(lambda: "your 1-point match with carol" in alice.text("#next-pairing"), "alice's next pairing")
+        alice.click("#show-tournaments")
+        alice.click('#tournaments tr[data-name="cup"] button[data-action="t-show"]')
+        alice.wait(lambda: "carol beats bob 1-0" in alice.text("#t-bracket")
+                   and "alice has a bye" in alice.text("#t-bracket"), "the bracket")
+        shot(alice, "tournament")
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@needs_analysis
+def test_a_finished_match_analysed_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
+    # docs/analysis.md: a finished match queued for analysis from the page (gnubg); alice's
+    # opening 3-1 played 24/21 24/23 is an error, drawn with the best play.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        alice.fill("#invite-length", "1")
+        alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        alice.point(24)
+        alice.point(21)
+        alice.point(24)
+        alice.point(23)
+        alice.click("#confirm-move")
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        bob.click("#resign")
+        bob.click("#resign-yes")
+        alice.click("#accept")
+        alice.wait(lambda: alice.text("#result-text") == "You win the 1-point match 1–0.", "the match's end")
+        alice.click("#show-history")
+        alice.click('#history tr[data-match="1"] button[data-action="analyse"]')
+        alice.wait_log("Match 1 is queued for analysis")
+        WebDriverWait(alice.focus(), 120, poll_frequency=0.2).until(  # gnubg, niced, on a busy machine
+            lambda _d: "The analysis of match 1 is ready" in alice.log_text())
+        alice.click('#history tr[data-match="1"] button[data-action="analysis"]')
+        alice.wait(lambda: alice.visible('#analysis tr[data-user="alice"]')
+                   and alice.visible('#analysis tr[data-user="bob"]'), "the PR of each player")
+        alice.wait(lambda: alice.visible('#analysis-errors tr[data-game="1"]'), "the errors")
+        assert "24/23 24/21" in alice.text("#analysis-errors")
+        alice.click('#analysis-errors tr[data-game="1"] button[data-action="a-show"]')
+        alice.wait(lambda: "played 24/23 24/21" in alice.text("#analysis-caption"), "the error's position")
+        assert alice.find('#analysis-board [data-q="5"]').get_attribute("data-mine") == "2"  # best: 8/5 6/5
+        shot(alice, "analysis")
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

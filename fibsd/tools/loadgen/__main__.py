@@ -98,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
     common(matches, 20)
     matches.add_argument("--matches", "-m", type=int, default=5, help="concurrent matches (default 5)")
     matches.add_argument("--seconds", "-t", type=float, default=5.0, help="seconds of play (default 5)")
+    matches.add_argument("--min-matches", type=int, default=0,
+                         help="play on after --seconds until this many matches have finished"
+                              " (bounded by --ramp-timeout; for tests on a busy machine) (default 0)")
     matches.add_argument("--warmup", type=float, default=0.0,
                          help="seconds of play before the measured --seconds begin (default 0)")
     matches.add_argument("--match-length", type=int, default=5,
@@ -168,7 +171,8 @@ async def _run(args: argparse.Namespace, server: ServerProcess, common: Common) 
                                  take_probability=args.take_probability,
                                  think_ms=max(0.0, args.think_ms))
             return await run_matches(server, args.sessions, args.matches, args.seconds, common,
-                                     options, warmup_seconds=args.warmup)
+                                     options, warmup_seconds=args.warmup,
+                                     min_matches=max(0, args.min_matches))
         case "hold":
             return await run_hold(server, args.sessions, args.seconds, common)
         case "storm":

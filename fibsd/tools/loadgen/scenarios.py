@@ -323,11 +323,14 @@ async def run_storm(server: ServerProcess, sessions: int, common: Common) -> Rep
 
 
 async def run_matches(server: ServerProcess, sessions: int, matches: int, seconds: float,
-                      common: Common, options: BotOptions, *, warmup_seconds: float = 0.0) -> Report:
+                      common: Common, options: BotOptions, *, warmup_seconds: float = 0.0,
+                      min_matches: int = 0) -> Report:
     """S sessions, M bot-vs-bot matches at full speed for T seconds.
 
     The bots start playing `warmup_seconds` before the measured T seconds begin, so that
-    the burst of M match starts (each announced to every session) can be left out.
+    the burst of M match starts (each announced to every session) can be left out. With
+    `min_matches` they play on after T seconds until that many matches have finished
+    (within the ramp timeout): how much T seconds hold depends on the machine's load.
     """
     if sessions < 2 * matches:
         raise ValueError(f"{matches} matches need at least {2 * matches} sessions, not {sessions}")
@@ -391,11 +394,15 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
             cpu = CpuWindow(server)
             stats.measuring = True
 
-        with trio.move_on_after(warmup_seconds + seconds):
-            async with trio.open_nursery() as play:
-                play.start_soon(measure)
-                for bot in bots:
-                    play.start_soon(_guarded, bot.play, stats, bot.name)
+        async with trio.open_nursery() as play:
+            play.start_soon(measure)
+            for bot in bots:
+                play.start_soon(_guarded, bot.play, stats, bot.name)
+            await trio.sleep(warmup_seconds + seconds)
+            with trio.move_on_after(common.ramp_timeout_seconds):
+                while stats.matches < min_matches:
+                    await trio.sleep(0.05)
+            play.cancel_scope.cancel()
         played = time.perf_counter() - play_started
         stats.measuring = False
         answered = stats.answered - answered_before
