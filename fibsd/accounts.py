@@ -320,6 +320,8 @@ class Account:
     email: str | None = None
     toggles: Toggles = Toggles()
     variables: Variables = Variables()
+    #: An administrator marked the account as a bot's (club-play.md B1, `setbot`).
+    bot: bool = False
 
     @classmethod
     def new(cls, name: str, password_hash: str, created_at: float) -> Account:

@@ -62,6 +62,7 @@ class GnubgRun:
 async def run_gnubg(
     gnubg: str, mat_text: str, *, checker_plies: int, cube_plies: int,
     time_limit_seconds: float, on_started: Callable[[int], None] | None = None,
+    niceness: int = WORKER_NICENESS,
 ) -> GnubgRun:
     """Analyse one match (.mat text) in a gnubg process; GnubgFailed if it crashes, runs
     over `time_limit_seconds` (it is then killed) or writes no result."""
@@ -90,7 +91,8 @@ async def run_gnubg(
                 raise GnubgFailed(f"gnubg could not be started ({error.strerror or error})") from None
             try:
                 with _suppress_oserror():
-                    os.setpriority(os.PRIO_PROCESS, process.pid, WORKER_NICENESS)
+                    if niceness:
+                        os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
                 if on_started is not None:
                     on_started(process.pid)
                 with trio.move_on_after(time_limit_seconds) as limit:

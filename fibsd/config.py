@@ -23,6 +23,7 @@ typo must not silently leave a default in force):
     [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
                  analysis_time_limit_seconds, analysis_checker_plies,
                  analysis_cube_plies, analysis_auto
+    [tournaments] tournament_creators, tournament_noshow_seconds
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -92,8 +93,11 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "analysis_cube_plies",
         "analysis_auto",
     ),
+    # Issue 24: club tournaments (docs/tournaments.md).
+    "tournaments": ("tournament_creators", "tournament_noshow_seconds"),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
+TOURNAMENT_CREATORS: Final = ("members", "admins")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
 
 MAX_CLUB_NAME_CHARS: Final = 40
@@ -261,6 +265,8 @@ def _validate(config: Config) -> None:
     _int_in("analysis_checker_plies", config.analysis_checker_plies, 0, 4)
     _int_in("analysis_cube_plies", config.analysis_cube_plies, 0, 4)
     _one_of("analysis_auto", config.analysis_auto, AUTO_CHOICES)
+    _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
+    _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
 
 
 def _origins(value: object) -> tuple[str, ...]:
@@ -384,6 +390,10 @@ class Config:
     analysis_checker_plies: int = 1
     analysis_cube_plies: int = 1
     analysis_auto: str = "rated"
+    # [tournaments]: who may `tournament create` ("members": anyone logged in; "admins":
+    # the accounts in `admins`), and the no-show time of a tournament that sets none.
+    tournament_creators: str = "members"
+    tournament_noshow_seconds: float = 600.0
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

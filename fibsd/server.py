@@ -151,6 +151,8 @@ class Server:
         elif gnubg is None:
             self.registry.analysis.unavailable = (
                 f"GNU Backgammon is not installed ({config.analysis_gnubg} not found)")
+            log.warning("analysis is unavailable: %s not found (install the Debian package "
+                        "gnubg, or set analysis_gnubg)", config.analysis_gnubg)
         else:
             self.registry.analysis.unavailable = None
             self.analysis_pool = AnalysisPool(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TypeAlias, assert_never
 
 import attrs
@@ -37,7 +37,7 @@ MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unver
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
     {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode",
-     "chouette", "team", "boxside", "uninvite", "analyse", "analyze", "analysis"}
+     "chouette", "team", "boxside", "uninvite", "analyse", "analyze", "analysis", "tournament", "setbot"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
@@ -661,6 +661,78 @@ class Boxside:
     text: str
 
 
+class TournamentAction(enum.Enum):
+    """The words after `tournament` (club-play.md T5)."""
+
+    CREATE = "create"
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    LIST = "list"
+    SHOW = "show"
+
+
+TOURNAMENT_FORMATS: Final = ("knockout", "swiss", "roundrobin")
+#: `clock` alone in `tournament create`: the federations' standard, 12 s + 2 min per point (K2).
+TOURNAMENT_STANDARD_CLOCK: Final = (12.0, 120.0)
+MAX_TOURNAMENT_ROUNDS: Final = 99
+MAX_TOURNAMENT_ENTRANTS: Final = 512
+MAX_NOSHOW_SECONDS: Final = 7 * 24 * 3600
+_TOURNAMENT_NAME = re.compile(r"[A-Za-z0-9_-]{1,24}")
+_SECONDS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,3})?")
+
+
+@attrs.frozen
+class TournamentSpec:
+    """What `tournament create NAME FORMAT LENGTH [options]` asks for."""
+
+    format: str  # one of TOURNAMENT_FORMATS
+    length: int
+    rounds: int | None = None
+    #: (delay, reserve per point) in seconds; None: no clock.
+    clock: tuple[float, float] | None = None
+    noshow_seconds: int | None = None
+    max_entrants: int | None = None
+    bots: bool = False
+    consolation: bool = False
+
+    def words(self) -> tuple[str, ...]:
+        """The words after the name, as `format_command` writes them."""
+        words = [self.format, str(self.length)]
+        if self.rounds is not None:
+            words += ["rounds", str(self.rounds)]
+        if self.clock is not None:
+            words += ["clock", *(f"{value:g}" for value in self.clock)]
+        if self.noshow_seconds is not None:
+            words += ["noshow", str(self.noshow_seconds)]
+        if self.max_entrants is not None:
+            words += ["max", str(self.max_entrants)]
+        if self.bots:
+            words.append("bots")
+        if self.consolation:
+            words.append("consolation")
+        return tuple(words)
+
+
+@attrs.frozen
+class Tournament:
+    """`tournament ACTION [NAME [FORMAT LENGTH options]]` (fibsd's extension, T5)."""
+
+    action: TournamentAction
+    name: str | None = None
+    spec: TournamentSpec | None = None
+
+
+@attrs.frozen
+class Setbot:
+    """`setbot NAME on|off` (fibsd's extension, an administrator's, B1): mark an account
+    as a bot's or clear the mark."""
+
+    name: str
+    bot: bool
+
+
 @attrs.frozen
 class RepeatLast:
     """`!!`: the server repeats the previous command (not a chat command, §1)."""
@@ -674,7 +746,7 @@ Command: TypeAlias = (
     | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
-    | Chouette | Team | Boxside | Uninvite | Analyse | Analysis
+    | Chouette | Team | Boxside | Uninvite | Analyse | Analysis | Tournament | Setbot
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -1011,6 +1083,92 @@ def _parse_chouette(rest: str) -> Command:
     return Chouette(action, args)
 
 
+def _bounded_number(word: str, low: int, high: int) -> int | None:
+    if not (word.isascii() and word.isdigit()) or len(word.lstrip("0")) > 7:
+        return None
+    value = int(word)
+    return value if low <= value <= high else None
+
+
+def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
+    """`FORMAT LENGTH [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots]
+    [consolation]`, options in any order; CommandError with the usage otherwise."""
+    usage = CommandError(Text.TOURNAMENT_CREATE_USAGE.value)
+    lowered = [word.lower() for word in words]
+    if len(lowered) < 2 or lowered[0] not in TOURNAMENT_FORMATS:
+        raise usage
+    length = _bounded_number(lowered[1], 1, MAX_MATCH_LENGTH)
+    if length is None:
+        raise usage
+    options: dict[str, object] = {}
+    at = 2
+    while at < len(lowered):
+        word = lowered[at]
+        after = lowered[at + 1] if at + 1 < len(lowered) else ""
+        if word in options or word not in ("rounds", "clock", "noshow", "max", "bots", "consolation"):
+            raise usage
+        if word in ("bots", "consolation"):
+            options[word] = True
+            at += 1
+        elif word == "clock":
+            later = lowered[at + 2] if at + 2 < len(lowered) else ""
+            if _SECONDS.fullmatch(after) and _SECONDS.fullmatch(later):
+                options[word] = (float(after), float(later))
+                at += 3
+            else:
+                options[word] = TOURNAMENT_STANDARD_CLOCK
+                at += 1
+        else:
+            limits = {"rounds": (1, MAX_TOURNAMENT_ROUNDS), "noshow": (1, MAX_NOSHOW_SECONDS),
+                      "max": (2, MAX_TOURNAMENT_ENTRANTS)}[word]
+            value = _bounded_number(after, *limits)
+            if value is None:
+                raise usage
+            options[word] = value
+            at += 2
+    if "consolation" in options and lowered[0] != "knockout":
+        raise usage
+    rounds = options.get("rounds")
+    clock = options.get("clock")
+    noshow = options.get("noshow")
+    most = options.get("max")
+    return TournamentSpec(
+        format=lowered[0], length=length,
+        rounds=rounds if isinstance(rounds, int) else None,
+        clock=clock if isinstance(clock, tuple) else None,
+        noshow_seconds=noshow if isinstance(noshow, int) else None,
+        max_entrants=most if isinstance(most, int) else None,
+        bots=bool(options.get("bots")), consolation=bool(options.get("consolation")),
+    )
+
+
+def _parse_tournament(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        raise CommandError(Text.TOURNAMENT_USAGE.value)
+    lowered = words[0].lower()
+    found = [action for action in TournamentAction if action.value.startswith(lowered)]
+    if len(found) != 1:
+        raise CommandError(Text.TOURNAMENT_USAGE.value)
+    action = found[0]
+    if action is TournamentAction.LIST:
+        return Tournament(action)
+    if len(words) < 2 or not _TOURNAMENT_NAME.fullmatch(words[1]):
+        raise CommandError(
+            Text.TOURNAMENT_CREATE_USAGE.value if action is TournamentAction.CREATE
+            else render(Text.TOURNAMENT_NEEDS_NAME, text=action.value))
+    if action is TournamentAction.CREATE:
+        return Tournament(action, words[1], parse_tournament_spec(words[2:]))
+    return Tournament(action, words[1])  # (extra words ignored, as FIBS does)
+
+
+def _parse_setbot(rest: str) -> Command:
+    words = rest.split()
+    if len(words) != 2 or words[1].lower() not in ("on", "off") or not is_valid_name(words[0]):
+        raise CommandError(Text.SETBOT_USAGE.value)
+    return Setbot(words[0], words[1].lower() == "on")
+
+
 def _parse_last(rest: str) -> Command:
     if rest:
         raise CommandError(Text.LAST_USE_WHOIS.value)
@@ -1174,6 +1332,8 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "claim": _no_arguments(Claim),
     "uninvite": _no_arguments(Uninvite),
     "chouette": _parse_chouette,
+    "tournament": _parse_tournament,
+    "setbot": _parse_setbot,
     "exit": _bye,
     "gag": _optional_word(Gag),
     "help": _help,
@@ -1520,5 +1680,9 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("team", text)
         case Boxside(text):
             return _join("boxside", text)
+        case Tournament(action, name, spec):
+            return _join("tournament", action.value, name, *(() if spec is None else spec.words()))
+        case Setbot(name, bot):
+            return f"setbot {name} {'on' if bot else 'off'}"
         case _:
             assert_never(command)

@@ -195,6 +195,9 @@ class WhoisInfo:
     email: str | None = None
     #: fibsd: matches this user dropped and did not come back to (None: not shown).
     drops: int | None = None
+    #: fibsd: an administrator marked the account as a bot's (club-play.md B1; shown only
+    #: to sessions that take fibsd's own lines).
+    bot: bool = False
 
 
 def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
@@ -227,6 +230,8 @@ def whois_lines(info: WhoisInfo, zone_name: str) -> list[str]:
     lines.append(render(Text.WHOIS_RATING, rating=info.rating, experience=info.experience))
     if info.drops:
         lines.append(render(Text.WHOIS_DROPS, count=info.drops))
+    if info.bot:
+        lines.append(render(Text.WHOIS_BOT, name=info.name))
     if info.email:
         lines.append(render(Text.WHOIS_EMAIL, email=info.email))
     else:
@@ -537,6 +542,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "unmute": Text.HELP_UNMUTE,
     "adduser": Text.HELP_ADDUSER,
     "invitecode": Text.HELP_INVITECODE,
+    "tournament": Text.HELP_TOURNAMENT,
+    "setbot": Text.HELP_SETBOT,
     "double": Text.HELP_DOUBLE,
     "erase": Text.HELP_ERASE,
     "gag": Text.HELP_GAG,
@@ -617,4 +624,5 @@ HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
                          Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5, Text.HELP_CHOUETTE_6,
                          Text.HELP_CHOUETTE_7, Text.HELP_CHOUETTE_8, Text.HELP_CHOUETTE_9,
                          Text.HELP_CHOUETTE_10),
+    Text.HELP_TOURNAMENT: (Text.HELP_TOURNAMENT_1, Text.HELP_TOURNAMENT_2, Text.HELP_TOURNAMENT_3),
 }

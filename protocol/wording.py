@@ -874,6 +874,74 @@ class Text(enum.Enum):
     CHOUETTE_YOU_OWE_TURN = "Chouette: it is your turn: {text}."
     CHOUETTE_GAME_RESULT = "Chouette: game {n}: {text}. Totals: {names}."
 
+    # --- fibsd's tournaments (docs/tournaments.md, club-play.md T). Like the chouette's,
+    # status lines start `Tournament ` without `** `, so a FIBS client shows them as text;
+    # they reach the entrants (entering is the opt-in) and, for a start and an end, users
+    # with `report` on who take fibsd's lines (`toggle extensions`; telnet has it on).
+    HELP_TOURNAMENT = "tournament create|join|leave|start|cancel|list|show - club tournaments run by the server: knockout, swiss, roundrobin. 'help tournament' tells more."
+    HELP_TOURNAMENT_1 = "tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation] - open a tournament (docs/tournaments.md)."
+    HELP_TOURNAMENT_2 = "tournament join|leave <name> - enter or withdraw before it starts. tournament start|cancel <name> - its creator or an administrator."
+    HELP_TOURNAMENT_3 = "tournament list | show <name> - the tournaments; one's entrants, rounds, results, standings and winner. Your matches start by themselves when you and your opponent are both here and free; rated."
+    TOURNAMENT_USAGE = "** Usage: tournament create|join|leave|start|cancel|list|show"
+    TOURNAMENT_CREATE_USAGE = "** Usage: tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation]"
+    TOURNAMENT_NEEDS_NAME = "** tournament {text} needs a tournament's name (letters, digits, - and _)."
+    TOURNAMENT_NO_SUCH = "** There is no tournament called {text}."
+    TOURNAMENT_NAME_TAKEN = "** There is a tournament called {text} already."
+    TOURNAMENT_CREATE_ADMINS_ONLY = "** Only administrators may create tournaments here."
+    TOURNAMENT_CREATOR_ONLY = "** Only the tournament's creator ({name}) or an administrator may do that."
+    TOURNAMENT_ALREADY_ENTERED = "** You have entered {text} already."
+    TOURNAMENT_NOT_ENTERED = "** You have not entered {text}."
+    TOURNAMENT_FULL = "** Tournament {text} is full."
+    TOURNAMENT_STARTED = "** Tournament {text} has started: no more changes to the entrants."
+    TOURNAMENT_OVER = "** Tournament {text} is over."
+    TOURNAMENT_TOO_FEW = "** A tournament needs at least 2 entrants."
+    TOURNAMENT_NO_BOTS = "** Tournament {text} does not take bots."
+    TOURNAMENT_NONE = "** There are no tournaments. Type 'tournament create' to open one."
+    TOURNAMENT_CREATED = "Tournament {text} opened by {name}. Type 'tournament join {text}' to enter."
+    TOURNAMENT_JOINS = "Tournament {text}: {name} enters ({count} entered)."
+    TOURNAMENT_LEAVES = "Tournament {text}: {name} withdraws ({count} entered)."
+    TOURNAMENT_BEGINS = "Tournament {text} starts with {count} players."
+    TOURNAMENT_CANCELLED = "Tournament {text} is cancelled by {name}."
+    TOURNAMENT_ROUND = "Tournament {text}: round {n} pairings: {names}"
+    TOURNAMENT_YOUR_PAIRING = "Tournament {text}: round {n}: your {length}-point match with {name} starts when you are both here and free (forfeit after {seconds} seconds)."
+    TOURNAMENT_YOUR_BYE = "Tournament {text}: round {n}: you have a bye."
+    TOURNAMENT_RESULT = "Tournament {text}: {winner} beats {loser} {score}-{opponent_score}."
+    TOURNAMENT_FORFEIT = "Tournament {text}: {loser} did not show; {winner} wins by forfeit."
+    TOURNAMENT_DOUBLE_FORFEIT = "Tournament {text}: neither {name} nor {opponent} showed."
+    TOURNAMENT_WINNER = "Tournament {text} is over: {name} wins."
+    TOURNAMENT_LIST_HEADER = "Tournaments:"
+    TOURNAMENT_LIST_ENTRY = "  {text}: {names}, {length}-point matches, {count} entered, by {name}"
+    TOURNAMENT_SHOW_HEADER = "Tournament {text}: {names}, {length}-point matches, rated, created by {name}."
+    TOURNAMENT_SHOW_OPTIONS = "  Options: {text}."
+    # Pieces of `tournament list` and `tournament show` lines (LINE_FRAGMENTS).
+    TOURNAMENT_OPTION_ROUNDS = "{n} rounds"
+    TOURNAMENT_OPTION_CONSOLATION = "consolation bracket"
+    TOURNAMENT_OPTION_BOTS = "bots may enter"
+    TOURNAMENT_SHOW_RULES = "  No-show time {seconds} seconds; no clock."
+    TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {seconds} seconds; clock: {text} seconds delay, {names} seconds reserve per point."
+    TOURNAMENT_SHOW_OPEN = "  Open for entries: {count} entered."
+    TOURNAMENT_SHOW_RUNNING = "  Round {n} of {count} is being played."
+    TOURNAMENT_SHOW_FINISHED = "  Finished after {count} rounds."
+    TOURNAMENT_SHOW_CANCELLED = "  Cancelled."
+    TOURNAMENT_SHOW_ENTRANT = "  Seed {n}: {name} ({text})"
+    TOURNAMENT_SHOW_ROUND = "  Round {n}:"
+    TOURNAMENT_SHOW_CONSOLATION_ROUND = "  Round {n}, consolation bracket:"
+    TOURNAMENT_SHOW_PLAYED = "    {winner} beats {loser} {score}-{opponent_score}"
+    TOURNAMENT_SHOW_FORFEIT = "    {winner} beats {loser} by forfeit"
+    TOURNAMENT_SHOW_DOUBLE_FORFEIT = "    {name} and {opponent}: neither showed"
+    TOURNAMENT_SHOW_BYE = "    {name} has a bye"
+    TOURNAMENT_SHOW_PLAYING = "    {name} v {opponent}: playing"
+    TOURNAMENT_SHOW_WAITING = "    {name} v {opponent}: waiting for both"
+    TOURNAMENT_SHOW_STANDINGS = "  Standings (points, Buchholz, match-point difference):"
+    TOURNAMENT_SHOW_STANDING = "    {n}. {name} {text}"
+    TOURNAMENT_SHOW_WINNER = "  Winner: {name}"
+    TOURNAMENT_SHOW_CONSOLATION = "  Consolation winner: {name}"
+    HELP_SETBOT = "setbot <user> on|off - (administrators) mark an account as a bot's, or clear the mark: 'whois' shows it; bots enter only tournaments that allow them."
+    SETBOT_USAGE = "** Usage: setbot <name> on|off"
+    SETBOT_DONE = "** {name} is marked as a bot now."
+    SETBOT_CLEARED = "** {name} is not marked as a bot any more."
+    WHOIS_BOT = "  {name} is a bot."
+
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
 # gets them only after `toggle extensions` (telnet sessions have it on). The value is the
@@ -892,6 +960,7 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     # The analysis a user asked for is ready, or failed (sent unasked, later).
     Text.ANALYSIS_READY: None,
     Text.ANALYSIS_FAILED: None,
+    Text.WHOIS_BOT: None,
 }
 
 
@@ -924,6 +993,9 @@ LINE_FRAGMENTS: Final = frozenset(
         Text.BOARD_CUBE_OWNER,
         Text.BOARD_ROLLED,
         Text.BOARD_TURN,
+        Text.TOURNAMENT_OPTION_ROUNDS,
+        Text.TOURNAMENT_OPTION_CONSOLATION,
+        Text.TOURNAMENT_OPTION_BOTS,
     }
 )
 

@@ -14,7 +14,7 @@ its effects into the same outcome. Nothing below calls up to reach them.
 
 from __future__ import annotations
 
-from fibsd.app import analyses
+from fibsd.app import analyses, tournaments
 from fibsd.app.outcome import MatchFinished, Outcome
 from fibsd.app.registry import Registry
 
@@ -35,7 +35,7 @@ def hand_on(registry: Registry, out: Outcome) -> Outcome:
 def _match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> None:
     """Everything that acts on the end of one match, in order; each adds to `out`.
 
-    Tournaments (issue 24) plug in here, e.g. `tournaments.match_finished(registry,
-    finished, out)`; the analysis queue (issue 23) queues what `analysis_auto` asks for
-    (a tournament's matches: pass `tournament=True` for them)."""
-    analyses.match_finished(registry, finished, out)
+    Tournaments (issue 24) record a pairing's result and start what is ready; the analysis
+    queue (issue 23) queues what `analysis_auto` asks for (a tournament's matches too)."""
+    pairing = tournaments.match_finished(registry, finished, out)
+    analyses.match_finished(registry, finished, out, tournament=pairing)

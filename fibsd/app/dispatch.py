@@ -16,7 +16,7 @@ from fibsd.app import aftermath
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.app.verbs import admin, analysis, chouette, info, play, settings, social
+from fibsd.app.verbs import admin, analysis, chouette, info, play, settings, social, tournament
 from fibsd.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -212,6 +212,10 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             chouette.team(r, session, command, out)
         case c.Boxside():
             chouette.boxside(r, session, command, out)
+        case c.Tournament():
+            tournament.tournament(r, session, command, out)
+        case c.Setbot():
+            tournament.setbot(r, session, command, out)
         case c.RepeatLast():
             pass  # `!!` after `!!`: nothing to repeat
         case _:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fibsd.app import aftermath, chouettes
+from fibsd.app import aftermath, chouettes, tournaments
 from fibsd.app.lobby import Interruption, interrupt, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
@@ -86,6 +86,7 @@ def log_in(
     _finally_here(registry, session, out)
     _back_to_the_board(registry, session, taken_over, out)
     chouettes.arrive(registry, session, out)
+    tournaments.arrive(registry, session, out)
     return aftermath.hand_on(registry, out)  # (a match resumed at once may have ended)
 
 

@@ -29,6 +29,7 @@ from fibsd.clock import Clock
 from fibsd.config import Config, load_motd
 from fibsd.dice import DiceSource, MatchDice
 from fibsd.passwords import PasswordHasher
+from fibsd.rules.tournament import Tournament
 from fibsd.store.api import Reader, Store
 
 T = TypeVar("T")
@@ -79,6 +80,10 @@ class Registry:
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
+        #: Every tournament by its name's key (`fibsd.app.tournaments` loads the saved ones
+        #: on first use, so a restart resumes them with all their results).
+        self.tournaments: dict[str, Tournament] = {}
+        self.tournaments_loaded = False
         self.peak_online = 0
         #: Matches waiting for engine analysis (the shell fills it from the store at
         #: start-up and says whether gnubg is there; fibsd.app.verbs.analysis).

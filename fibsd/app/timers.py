@@ -11,7 +11,7 @@ between two ticks as well.
 
 from __future__ import annotations
 
-from fibsd.app import aftermath, chouettes
+from fibsd.app import aftermath, chouettes, tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 
@@ -24,7 +24,10 @@ def next_tick_in(registry: Registry) -> float | None:
     wanted: list[float] = []
     if chouettes.tables(registry):  # (loads the saved tables the first time)
         wanted.append(CHOUETTE_TICK_SECONDS)
-    # Match clocks and tournament deadlines: their own "how soon" here.
+    tournament_tick = tournaments.next_tick_in(registry)
+    if tournament_tick is not None:
+        wanted.append(tournament_tick)
+    # Match clocks: their own "how soon" here.
     return min(wanted, default=None)
 
 
@@ -32,5 +35,6 @@ def tick(registry: Registry, now: float) -> Outcome:
     """Everything whose time came by `now`, in one outcome."""
     out = Outcome()
     out.extend(chouettes.tick(registry, now))
-    # Match clocks and tournament deadlines: their own tick here, each adding to `out`.
+    out.extend(tournaments.tick(registry, now))
+    # Match clocks: their own tick here, adding to `out`.
     return aftermath.hand_on(registry, out)

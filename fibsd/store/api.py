@@ -171,6 +171,9 @@ class AccountStore(Protocol):
     def account_exists(self, name: str) -> bool:
         """True if an account called `name` (in any case) exists."""
 
+    def set_bot(self, name: str, bot: bool) -> None:
+        """Mark the account as a bot's, or clear the mark (club-play.md B1)."""
+
     def save_account(self, account: Account) -> None:
         """Overwrite every field of the existing account `account.name`."""
 
@@ -338,6 +341,14 @@ class AnalysisStore(Protocol):
         """A player's mean PR over his analysed matches, and how many; None if none."""
 
 
+class TournamentStore(Protocol):
+    """Tournaments (docs/tournaments.md), each one's whole state saved after every change."""
+
+    def save_tournament(self, name: str, state: dict[str, object]) -> None:
+        """Store (or replace) tournament `name`'s whole state (names unique in any case)."""
+
+
+
 class Reader(Protocol):
     """The reads the core may make on the event loop, and the only ones (docs/architecture.md,
     "Reading the store"): small, hot facts that every backend answers from memory or a
@@ -359,10 +370,14 @@ class Reader(Protocol):
     def open_chouettes(self) -> list[dict[str, object]]:
         """The saved state of every chouette not closed when the store was opened."""
 
+    def saved_tournaments(self) -> list[dict[str, object]]:
+        """The saved state of every tournament (open, running or over) when the store was
+        opened: the core loads them once, at its first use of tournaments."""
+
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    AnalysisStore, Reader, Protocol,
+    AnalysisStore, TournamentStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

@@ -28,12 +28,14 @@ class Facts:
         saved: Iterable[tuple[str, str, SavedMatchInfo]],
         last_chouette_id: int,
         open_chouettes: list[dict[str, object]],
+        saved_tournaments: list[dict[str, object]] | None = None,
     ) -> None:
         self._lock = threading.Lock()
         self._sanctions = {(kind, target.lower()): until for kind, target, until in sanctions}
         self._saved = {(low, high): info for low, high, info in saved}
         self._last_chouette_id = last_chouette_id
         self._open_chouettes = open_chouettes
+        self._saved_tournaments = saved_tournaments or []
 
     # --- the Reader ------------------------------------------------------------------
 
@@ -57,6 +59,9 @@ class Facts:
 
     def open_chouettes(self) -> list[dict[str, object]]:
         return list(self._open_chouettes)
+
+    def saved_tournaments(self) -> list[dict[str, object]]:
+        return list(self._saved_tournaments)
 
     # --- changes, applied once committed ---------------------------------------------
 

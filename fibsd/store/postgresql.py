@@ -377,6 +377,7 @@ class PostgreSQLStore(Families):
                 saved=super().saved_match_heads(),
                 last_chouette_id=super().last_chouette_id(),
                 open_chouettes=super().open_chouettes(),
+                saved_tournaments=super().saved_tournaments(),
             )
         except BaseException:
             self._database.close()
@@ -395,6 +396,9 @@ class PostgreSQLStore(Families):
 
     def open_chouettes(self) -> list[dict[str, object]]:
         return self._facts.open_chouettes()
+
+    def saved_tournaments(self) -> list[dict[str, object]]:
+        return self._facts.saved_tournaments()
 
     # --- the writes that change those facts --------------------------------------------
 

@@ -360,3 +360,27 @@ def test_these_modules_import_neither_trio_nor_the_wire_codec() -> None:
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_tournaments_are_saved_whole_and_replaced_by_name_in_any_case(backend: StoreBackend) -> None:
+    with backend.open() as store:
+        store.save_tournament("Club", {"name": "Club", "phase": "open", "entrants": [["alice", 1500.0]]})
+        store.save_tournament("cup", {"name": "cup", "phase": "running"})
+        store.save_tournament("CLUB", {"name": "CLUB", "phase": "finished", "winner": "alice"})
+    # What the reader gives is what the store held when it opened (the core loads once).
+    with backend.open() as store:
+        saved = sorted(store.saved_tournaments(), key=lambda data: str(data["name"]).lower())
+    assert saved == [{"name": "CLUB", "phase": "finished", "winner": "alice"},
+                     {"name": "cup", "phase": "running"}]
+
+
+def test_the_bot_mark_is_kept_with_the_account(store: Store) -> None:
+    store.create_account(Account.new("gnubg", "hash", 0.0))
+    account = store.get_account("gnubg")
+    assert account is not None and not account.bot
+    store.set_bot("GNUBG", True)
+    account = store.get_account("gnubg")
+    assert account is not None and account.bot
+    store.set_bot("gnubg", False)
+    account = store.get_account("gnubg")
+    assert account is not None and not account.bot

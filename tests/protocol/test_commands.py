@@ -198,6 +198,24 @@ PARSED: list[tuple[str, Command]] = [
     ("chouette delegate off", c.Chouette(c.ChouetteAction.DELEGATE, ("off",))),
     ("team hold the cube", c.Team("hold the cube")),
     ("boxside we double", c.Boxside("we double")),
+    ("tournament create club knockout 1 noshow 60 bots",
+     c.Tournament(c.TournamentAction.CREATE, "club",
+                  c.TournamentSpec("knockout", 1, noshow_seconds=60, bots=True))),
+    ("tou cr Cup SWISS 3 clock rounds 5 max 16",
+     c.Tournament(c.TournamentAction.CREATE, "Cup",
+                  c.TournamentSpec("swiss", 3, rounds=5, clock=(12.0, 120.0), max_entrants=16))),
+    ("tournament create rr roundrobin 5 clock 1 1.5",
+     c.Tournament(c.TournamentAction.CREATE, "rr", c.TournamentSpec("roundrobin", 5, clock=(1.0, 1.5)))),
+    ("tournament create k knockout 7 consolation",
+     c.Tournament(c.TournamentAction.CREATE, "k", c.TournamentSpec("knockout", 7, consolation=True))),
+    ("tournament join club", c.Tournament(c.TournamentAction.JOIN, "club")),
+    ("tournament leave club", c.Tournament(c.TournamentAction.LEAVE, "club")),
+    ("tournament start club", c.Tournament(c.TournamentAction.START, "club")),
+    ("tournament cancel club", c.Tournament(c.TournamentAction.CANCEL, "club")),
+    ("tournament list", c.Tournament(c.TournamentAction.LIST)),
+    ("tournament sh club", c.Tournament(c.TournamentAction.SHOW, "club")),
+    ("setbot gnubg on", c.Setbot("gnubg", True)),
+    ("setbot gnubg OFF", c.Setbot("gnubg", False)),
     # fibsd's own verbs never make a FIBS abbreviation ambiguous.
     ("te bob hi", c.Tell("bob", "hi")),
     ("bo", c.Board()),
@@ -573,6 +591,16 @@ commands: st.SearchStrategy[Command] = st.one_of(
               st.integers(0, 99999).map(lambda n: (str(n),))),
     st.builds(c.Team, texts.filter(lambda t: t.strip() == t and t != "")),
     st.builds(c.Boxside, texts.filter(lambda t: t.strip() == t and t != "")),
+    st.builds(c.Tournament, st.sampled_from([a for a in c.TournamentAction if a.value not in ("create", "list")]),
+              st.from_regex(r"[A-Za-z0-9_-]{1,24}", fullmatch=True)),
+    st.just(c.Tournament(c.TournamentAction.LIST)),
+    st.builds(c.Tournament, st.just(c.TournamentAction.CREATE), st.from_regex(r"[A-Za-z0-9_-]{1,24}", fullmatch=True),
+              st.builds(c.TournamentSpec, st.sampled_from(c.TOURNAMENT_FORMATS), st.integers(1, 99),
+                        st.none() | st.integers(1, 99),
+                        st.none() | st.tuples(st.integers(0, 999).map(float), st.integers(0, 9999).map(float)),
+                        st.none() | st.integers(1, 3600), st.none() | st.integers(2, 512), st.booleans(),
+                        st.just(False))),
+    st.builds(c.Setbot, names, st.booleans()),
 )
 
 login_lines: st.SearchStrategy[LoginLine] = st.one_of(
@@ -592,6 +620,7 @@ def test_the_strategy_covers_every_command_type() -> None:
         c.Ban, c.Unban, c.Mute, c.Unmute, c.Adduser, c.Invitecode,
         c.Double, c.Accept, c.Reject, c.Beaver, c.Raccoon, c.Chouette, c.Team, c.Boxside,
         c.Analyse, c.Analysis,
+        c.Tournament, c.Setbot,
     }
     assert covered == set(typing.get_args(Command))
 
@@ -641,3 +670,17 @@ def test_every_refusal_is_a_sentence_of_the_wording_table() -> None:
         assert found is not None, line
     assert match_text("** Unknown command: 'xyz'") is not None
     assert match_text("** first move: legal words are 'bar', 'home', 'off', 'b', 'h' and 'o'.")
+
+
+@pytest.mark.parametrize("line", [
+    "tournament", "tournament frobnicate x", "tournament create", "tournament create x",
+    "tournament create x chess 3", "tournament create x knockout 0", "tournament create x knockout 100",
+    "tournament create x knockout 3 rounds", "tournament create x knockout 3 max 1",
+    "tournament create x swiss 3 consolation", "tournament create x knockout 3 noshow 0",
+    "tournament create x knockout 3 bots bots", "tournament create bad/name knockout 3",
+    "tournament join", "setbot", "setbot bob", "setbot bob maybe",
+])
+def test_tournament_and_setbot_refusals_say_the_usage(line: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command(line)
+    assert caught.value.lines[0].startswith("** ")

@@ -105,7 +105,7 @@ async def start(start_server: Any, gnubg: str, **settings: object) -> Any:
 
 async def test_the_queue_is_bounded_and_says_so(start_server: Any, tmp_path: Path) -> None:
     ids = seed_matches(tmp_path, 3)
-    gnubg, control = fake_gnubg(tmp_path, {number: "hang" for number in ids})
+    gnubg, _control = fake_gnubg(tmp_path, {number: "hang" for number in ids})
     running = await start(start_server, gnubg, analysis_queue_size=2)
     await register(running, "alice")
     alice, _ = await telnet_login(running, "alice")
@@ -133,14 +133,14 @@ async def test_the_queue_is_bounded_and_says_so(start_server: Any, tmp_path: Pat
 
 async def test_a_killed_worker_fails_its_job_only(start_server: Any, tmp_path: Path) -> None:
     ids = seed_matches(tmp_path, 4)
-    gnubg, control = fake_gnubg(tmp_path, {ids[0]: "hang", ids[1]: "crash", ids[2]: "garbage"})
+    gnubg, _control = fake_gnubg(tmp_path, {ids[0]: "hang", ids[1]: "crash", ids[2]: "garbage"})
     running = await start(start_server, gnubg)
     await register(running, "alice")
     alice, _ = await telnet_login(running, "alice")
     pool = running.server.analysis_pool
     for number in ids:
         await alice.send(f"analyse {number}")
-        await alice.read_until(lambda line: f"Match {number} is queued" in line)
+        await alice.read_until(lambda line, number=number: f"Match {number} is queued" in line)
     await wait_for(pool, lambda: ids[0] in pool.running)
     os.kill(pool.running[ids[0]], signal.SIGKILL)  # an operator (or the OOM killer)
     await alice.read_until(ending(f"** The analysis of match {ids[0]} failed: "
@@ -161,14 +161,14 @@ async def test_a_killed_worker_fails_its_job_only(start_server: Any, tmp_path: P
 
 async def test_a_hung_worker_is_killed_at_its_time_limit(start_server: Any, tmp_path: Path) -> None:
     ids = seed_matches(tmp_path, 2)
-    gnubg, control = fake_gnubg(tmp_path, {ids[0]: "hang", ids[1]: "hang"})
+    gnubg, _control = fake_gnubg(tmp_path, {ids[0]: "hang", ids[1]: "hang"})
     running = await start(start_server, gnubg, analysis_time_limit_seconds=1.0)
     await register(running, "alice")
     alice, _ = await telnet_login(running, "alice")
     pool = running.server.analysis_pool
     for number in ids[:2]:
         await alice.send(f"analyse {number}")
-        await alice.read_until(lambda line: f"Match {number} is queued" in line)
+        await alice.read_until(lambda line, number=number: f"Match {number} is queued" in line)
     await wait_for(pool, lambda: ids[0] in pool.running)
     hung = pool.running[ids[0]]
     await alice.read_until(ending(f"** The analysis of match {ids[0]} failed: "
@@ -191,7 +191,7 @@ async def test_queued_jobs_survive_a_restart(start_server: Any, tmp_path: Path) 
     alice, _ = await telnet_login(running, "alice")
     for number in ids:
         await alice.send(f"analyse {number}")
-        await alice.read_until(lambda line: f"Match {number} is queued" in line)
+        await alice.read_until(lambda line, number=number: f"Match {number} is queued" in line)
     pool = running.server.analysis_pool
     await wait_for(pool, lambda: ids[0] in pool.running)
     hung = pool.running[ids[0]]

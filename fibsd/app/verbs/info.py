@@ -149,6 +149,7 @@ def _whois_answer(registry: Registry, session: Session, name: str, stored: Accou
         email=account.email,
         # fibsd's drop count is an extension line (wording.EXTENSION_LINES).
         drops=(drops or 0) if session.extensions else None,
+        bot=account.bot and session.extensions,  # (an extension line too)
     )
     out.lines(session, *whois_lines(info, zone))
     return out

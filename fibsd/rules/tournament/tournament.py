@@ -75,6 +75,14 @@ class Pairing:
     ending: Ending | None = None
     #: Match points (a's, b's) of a played or forfeited match.
     score: tuple[int, int] = (0, 0)
+    #: The server's bookkeeping, kept here so it is saved with the pairing: since when
+    #: the no-show time runs (a time given by the caller; None: not yet), and whether its
+    #: match has begun (then a saved match between the two is this pairing's).
+    since: float | None = None
+    started: bool = False
+    #: The server is reading the pairing's saved match to resume it (not saved: a
+    #: restart forgets it and reads again).
+    resuming: bool = attrs.field(default=False, eq=False)
 
     @property
     def done(self) -> bool:
@@ -96,7 +104,8 @@ class Pairing:
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "bracket": self.bracket.value, "winner": self.winner,
-                "ending": None if self.ending is None else self.ending.value, "score": list(self.score)}
+                "ending": None if self.ending is None else self.ending.value, "score": list(self.score),
+                "since": self.since, "started": self.started}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Pairing:
@@ -106,7 +115,9 @@ class Pairing:
                    bracket=Bracket(data.get("bracket", "main")),
                    winner=None if data.get("winner") is None else str(data["winner"]),
                    ending=None if ending is None else Ending(ending),
-                   score=(int(score[0]), int(score[1])))
+                   score=(int(score[0]), int(score[1])),
+                   since=None if data.get("since") is None else float(data["since"]),
+                   started=bool(data.get("started", False)))
 
 
 @attrs.frozen
@@ -130,6 +141,11 @@ class Tournament:
     consolation: bool = False
     max_entrants: int | None = None
     bots_allowed: bool = False
+    #: Seconds a player has to be there for his pairing before he forfeits (T4).
+    noshow_seconds: int = 600
+    #: The match clock (delay, reserve per point in seconds), or None: no clock.
+    clock: tuple[float, float] | None = None
+    created_at: float = 0.0
     phase: Phase = Phase.OPEN
     entrants: list[Entrant] = attrs.field(factory=list)
     #: The seeding, best first (set at start).
@@ -334,6 +350,8 @@ class Tournament:
             "name": self.name, "format": self.format.value, "length": self.length,
             "creator": self.creator, "rounds": self.rounds, "consolation": self.consolation,
             "max": self.max_entrants, "bots": self.bots_allowed, "phase": self.phase.value,
+            "noshow": self.noshow_seconds, "clock": None if self.clock is None else list(self.clock),
+            "created_at": self.created_at,
             "entrants": [[e.name, e.rating] for e in self.entrants], "seeds": list(self.seeds),
             "played_rounds": [[p.to_dict() for p in rnd] for rnd in self.played_rounds],
             "winner": self.winner,
@@ -349,6 +367,9 @@ class Tournament:
                 consolation=bool(data.get("consolation", False)),
                 max_entrants=None if data.get("max") is None else int(data["max"]),
                 bots_allowed=bool(data.get("bots", False)), phase=Phase(data["phase"]),
+                noshow_seconds=int(data.get("noshow", 600)),
+                clock=None if data.get("clock") is None else (float(data["clock"][0]), float(data["clock"][1])),
+                created_at=float(data.get("created_at", 0.0)),
                 entrants=[Entrant(str(n), float(r)) for n, r in data.get("entrants", [])],
                 seeds=[str(s) for s in data.get("seeds", [])],
                 played_rounds=[[Pairing.from_dict(p) for p in rnd] for rnd in data.get("played_rounds", [])],

@@ -1,7 +1,7 @@
 """The store's families, written once for every backend.
 
 Each module is one family of `fibsd.store.api` (accounts, messages, saved matches and
-their patches, match records, sanctions, chouettes) as a class of methods over the
+their patches, match records, sanctions, chouettes, tournaments) as a class of methods over the
 backend's database helper (`base.Database`). `Families` puts them together with the
 group commit (`run_batch`); a backend (`fibsd.store.sqlite`) subclasses it and supplies
 the database.
@@ -22,6 +22,7 @@ from fibsd.store.families.messages import Messages
 from fibsd.store.families.records import MatchRecords
 from fibsd.store.families.sanctions import Sanctions
 from fibsd.store.families.saved_matches import SavedMatches
+from fibsd.store.families.tournaments import Tournaments
 
 
 class BatchDatabase(Database, Protocol):
@@ -35,7 +36,8 @@ class BatchDatabase(Database, Protocol):
     def close(self) -> None: ...
 
 
-class Families(Accounts, Messages, SavedMatches, MatchRecords, Sanctions, Chouettes, Analyses):
+class Families(Accounts, Messages, SavedMatches, MatchRecords, Sanctions, Chouettes, Analyses,
+               Tournaments):
     """Every family over one `BatchDatabase` (set by the backend's constructor)."""
 
     _database: BatchDatabase

@@ -12,7 +12,7 @@ from fibsd.store.families.base import Family, json_object
 
 _ACCOUNT_COLUMNS: Final = (
     "name, password_hash, created_at, last_login_at, last_login_host, last_logout_at,"
-    " rating, experience, email, toggles, variables"
+    " rating, experience, email, toggles, variables, bot"
 )
 
 
@@ -29,6 +29,7 @@ def _account_row(account: Account) -> tuple[object, ...]:
         account.email,
         json.dumps(account.toggles.as_dict()),
         json.dumps(account.variables.as_dict()),
+        int(account.bot),
     )
 
 
@@ -45,6 +46,7 @@ def _account_from_row(row: Any) -> Account:
         email=row["email"],
         toggles=Toggles.from_dict(json_object(row["toggles"])),
         variables=Variables.from_dict(json_object(row["variables"])),
+        bot=bool(row["bot"]),
     )
 
 
@@ -57,7 +59,7 @@ class Accounts(Family):
             if db.execute("SELECT 1 FROM accounts WHERE name = ?", (account.name,)).fetchone():
                 raise NameTaken(account.name)
             db.execute(
-                f"INSERT INTO accounts ({_ACCOUNT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO accounts ({_ACCOUNT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 _account_row(account),
             )
 
@@ -80,7 +82,7 @@ class Accounts(Family):
         self._update(
             account.name,
             "password_hash=?, created_at=?, last_login_at=?, last_login_host=?,"
-            " last_logout_at=?, rating=?, experience=?, email=?, toggles=?, variables=?",
+            " last_logout_at=?, rating=?, experience=?, email=?, toggles=?, variables=?, bot=?",
             row[1:],
         )
 
@@ -92,6 +94,9 @@ class Accounts(Family):
 
     def set_email(self, name: str, email: str | None) -> None:
         self._update(name, "email=?", (email,))
+
+    def set_bot(self, name: str, bot: bool) -> None:
+        self._update(name, "bot=?", (int(bot),))
 
     def set_password_hash(self, name: str, password_hash: str) -> None:
         self._update(name, "password_hash=?", (password_hash,))

@@ -154,4 +154,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX analysis_prs_by_name ON analysis_prs (name);
     """,
+    # 12: tournaments (each one's whole state) and the bot mark on accounts.
+    """
+    CREATE TABLE tournaments (
+        name   TEXT PRIMARY KEY COLLATE nocase,
+        state  TEXT NOT NULL
+    );
+    ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+    """,
 )

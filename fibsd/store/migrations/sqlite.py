@@ -172,4 +172,14 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     CREATE INDEX analysis_prs_by_name ON analysis_prs (name);
     """,
+    # 12: tournaments (docs/tournaments.md), each one's whole state saved after every change
+    # (entrants, rounds, results); and the bot mark an administrator sets on an account
+    # (`setbot`, club-play.md B1).
+    """
+    CREATE TABLE tournaments (
+        name   TEXT PRIMARY KEY COLLATE NOCASE,
+        state  TEXT NOT NULL  -- JSON: fibsd.rules.tournament.Tournament.to_dict
+    );
+    ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+    """,
 )

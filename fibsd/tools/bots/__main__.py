@@ -33,6 +33,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="comma-separated users whose invitations are accepted (default: anyone)")
     common.add_argument("--matches", type=int, help="stop after this many finished matches")
     common.add_argument("--not-ready", action="store_true", help="do not toggle ready on")
+    common.add_argument("--tournament", metavar="NAME", action="append", default=[],
+                        help="enter tournament NAME after each login (repeatable); its matches start by themselves")
     common.add_argument("--verbose", "-v", action="store_true")
     parser = argparse.ArgumentParser(prog="python -m fibsd.tools.bots", description="fibsd bots")
     kinds = parser.add_subparsers(dest="kind", required=True)
@@ -51,6 +53,7 @@ def config_from(args: argparse.Namespace) -> BotConfig:
     return BotConfig(
         args.name, args.password, host=args.host, port=args.port, ready=not args.not_ready,
         accept_from=accept, invite=args.invite, invite_length=args.length, matches=args.matches,
+        after_login=tuple(f"tournament join {name}" for name in args.tournament),
     )
 
 

@@ -103,6 +103,9 @@ class BotConfig:
     accept_from: frozenset[str] | None = None  # whose invitations to join; None: anyone
     invite: str | None = None  # invite this user whenever both are free
     invite_length: int = 3  # for a new match; a saved match is resumed instead
+    #: Commands sent once after each login's settings, e.g. `tournament join club`
+    #: (fibsd's tournaments start the matches themselves: the bot just plays them).
+    after_login: tuple[str, ...] = ()
     matches: int | None = None  # finished matches after which the bot stops; None: never
     client_name: str = "fibsd_bot"  # shown in who-info; at most 20 characters, no spaces
     register: bool = True  # create the account through the guest dialogue if login fails
@@ -204,6 +207,7 @@ class BotPlayer:
             out.append("toggle moreboards")
         # `set boardstyle 3` goes last: its answer tells that the `show saved` rows are in.
         self.saved_with.clear()
+        out += list(self.settings.after_login)
         out += ["show saved", "set boardstyle 3"]
         return out
 

@@ -1,0 +1,303 @@
+"""A tournament's life around its matches: entries, rounds, matches started for the
+players, results taken from the matches' ends, no-shows, announcements.
+
+The rung between the aftermath and the lobby: the aftermath hands every finished match
+here (`match_finished`), the tick runs the no-show deadlines (`tick`), presence tells a
+player who logs in of his pairing (`arrive`), and the verbs (`fibsd.app.verbs.tournament`)
+create, enter, start and cancel. The pairing rules are pure (`fibsd.rules.tournament`);
+this module keeps the registry's tournaments (loaded from the store on first use, so a
+restart or a kill -9 resumes every one with all its results), saves each change with
+the outcome that made it, and starts each pairing's match through the lobby as soon as
+both players are online and free, resuming it if it was saved (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from fibsd.app import lobby
+from fibsd.app.outcome import MatchFinished, Outcome
+from fibsd.app.registry import Registry
+from fibsd.app.session import Invitation, Session
+from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament
+from protocol.messages import TextLine
+from protocol.wording import Text
+
+#: How often the no-show deadlines are checked while a tournament runs.
+TICK_SECONDS = 1.0
+
+
+# ------------------------------------------------------------------ the registry's tournaments
+
+
+def tournaments(registry: Registry) -> dict[str, Tournament]:
+    """Every tournament by its name's key (the saved ones are loaded the first time).
+
+    A pairing still to be played gets its full no-show time again after a restart: the
+    server was away, not the players."""
+    if not registry.tournaments_loaded:
+        registry.tournaments_loaded = True
+        now = registry.clock.now()
+        for data in registry.reader.saved_tournaments():
+            try:
+                tournament = Tournament.from_dict(data)
+            except ValueError:
+                continue  # an unreadable one stays in the store, untouched
+            for pairing in tournament.pending():
+                pairing.since = now
+            registry.tournaments[tournament.name.lower()] = tournament
+    return registry.tournaments
+
+
+def find(registry: Registry, name: str) -> Tournament | None:
+    return tournaments(registry).get(name.lower())
+
+
+def running(registry: Registry) -> list[Tournament]:
+    return [t for t in tournaments(registry).values() if t.phase is Phase.RUNNING]
+
+
+def persist(tournament: Tournament, out: Outcome) -> None:
+    """Save `tournament` with the outcome that changed it (committed before it is told)."""
+    name, data = tournament.name, tournament.to_dict()
+    out.write(lambda store: store.save_tournament(name, data))
+
+
+# ------------------------------------------------------------------ who hears what
+
+
+def entrants_online(registry: Registry, tournament: Tournament) -> list[Session]:
+    found = (registry.get(entrant.name) for entrant in tournament.entrants)
+    return [session for session in found if session is not None]
+
+
+def audience(registry: Registry, tournament: Tournament) -> list[Session]:
+    """Who hears a tournament's opening, start and end: its entrants, and everyone with
+    `report` on who takes fibsd's own lines (telnet users; CLIP clients after
+    `toggle extensions`), so a FIBS client that did not opt in sees nothing new."""
+    entrants = entrants_online(registry, tournament)
+    others = [session for session in registry.online()
+              if session not in entrants and session.extensions and session.account.toggles.report]
+    return [*entrants, *others]
+
+
+def tell_entrants(registry: Registry, tournament: Tournament, line: TextLine, out: Outcome) -> None:
+    out.to_each(entrants_online(registry, tournament), line)
+
+
+# ------------------------------------------------------------------ rounds and matches
+
+
+def announce_round(registry: Registry, tournament: Tournament, pairings: list[Pairing], out: Outcome) -> None:
+    """Tell the entrants a new round's pairings, and each player his own; then start
+    every match whose players are here."""
+    if not pairings:
+        return
+    now = registry.clock.now()
+    number = tournament.round_number
+    described = ", ".join(
+        f"{p.a} (bye)" if p.b is None else f"{p.a}-{p.b}" for p in pairings)
+    tell_entrants(registry, tournament, TextLine.of(
+        Text.TOURNAMENT_ROUND, text=tournament.name, n=number, names=described), out)
+    for pairing in pairings:
+        if pairing.b is None:
+            session = registry.get(pairing.a)
+            if session is not None:
+                out.to(session, TextLine.of(Text.TOURNAMENT_YOUR_BYE, text=tournament.name, n=number))
+            continue
+        pairing.since = now
+        for me, other in ((pairing.a, pairing.b), (pairing.b, pairing.a)):
+            session = registry.get(me)
+            if session is not None:
+                out.to(session, _your_pairing(tournament, other, number))
+    start_ready(registry, tournament, out)
+
+
+def _your_pairing(tournament: Tournament, opponent: str, number: int) -> TextLine:
+    return TextLine.of(Text.TOURNAMENT_YOUR_PAIRING, text=tournament.name, n=number,
+                       length=tournament.length, name=opponent, seconds=tournament.noshow_seconds)
+
+
+def is_free(registry: Registry, session: Session | None) -> bool:
+    """Online, not playing or sitting at a chouette, not leaving: ready for a pairing."""
+    return (session is not None and registry.get(session.name) is session and session.table is None
+            and session.chouette is None and session.departure is None
+            and session.key not in registry.suspended)
+
+
+def in_play(registry: Registry, pairing: Pairing) -> bool:
+    """Whether the pairing's match is at a table now (or waits there for a dropper)."""
+    key = frozenset(name.lower() for name in pairing.names)
+    for name in pairing.names:
+        session = registry.get(name)
+        if session is not None and session.table is not None:
+            if frozenset(n.lower() for n in session.table.names) == key:
+                return True
+        table = registry.suspended.get(name.lower())
+        if table is not None and frozenset(n.lower() for n in table.names) == key:
+            return True
+    return False
+
+
+def start_ready(registry: Registry, tournament: Tournament, out: Outcome) -> None:
+    """Start (or resume) the match of every pending pairing whose players are both free."""
+    for pairing in tournament.pending():
+        if pairing.b is None or pairing.resuming:
+            continue
+        first, second = registry.get(pairing.a), registry.get(pairing.b)
+        if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
+            continue
+        _start(registry, tournament, pairing, first, second, out)
+
+
+def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: Session,
+           second: Session, out: Outcome) -> None:
+    """Start the pairing's match for its players; if it began before and was saved, read
+    the saved match (a cold read: a job) and resume it."""
+    pairing.since = None
+    if pairing.started and registry.reader.saved_match_info(first.name, second.name) is not None:
+        pairing.resuming = True
+        names = (first.name, second.name)
+        out.run(registry.read(
+            lambda store: store.saved_match(*names),
+            lambda saved: _resume(registry, tournament, pairing, saved),
+            name="tournament: the saved match",
+        ))
+        return
+    pairing.started = True
+    persist(tournament, out)
+    invitation = Invitation(second.key, tournament.length)
+    out.extend(lobby.start_match(registry, first, second, invitation))
+
+
+def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
+            saved: dict[str, Any] | None) -> Outcome:
+    """The saved match is read: everything is checked again (the players may have moved
+    on meanwhile), then the match goes on (or starts afresh if nothing was saved)."""
+    out = Outcome()
+    pairing.resuming = False
+    if tournament.phase is not Phase.RUNNING or pairing.done or pairing.b is None:
+        return out
+    first, second = registry.get(pairing.a), registry.get(pairing.b)
+    if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
+        return out
+    if saved is None:
+        out.extend(lobby.start_match(registry, first, second, Invitation(second.key, tournament.length)))
+    else:
+        out.extend(lobby.resume_match(registry, first, second, saved))
+    return out
+
+
+def _pairing_for(tournament: Tournament, finished: MatchFinished) -> Pairing | None:
+    if finished.length != tournament.length:
+        return None
+    pairing = tournament.pairing_of(*finished.players)
+    return pairing if pairing is not None and pairing.started else None
+
+
+def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> bool:
+    """A match ended (handed on by the aftermath): if it was a pairing's, record it;
+    either way its players are free now, so pending pairings may start. Whether it was a
+    tournament's match (the analysis queue asks)."""
+    counted = False
+    for tournament in running(registry):
+        pairing = _pairing_for(tournament, finished)
+        if pairing is None:
+            continue
+        counted = True
+        winner, loser = finished.winner_name, finished.loser_name
+        won, lost = finished.score[finished.winner], finished.score[1 - finished.winner]
+        score = (won, lost) if pairing.a.lower() == winner.lower() else (lost, won)
+        tell_entrants(registry, tournament, TextLine.of(
+            Text.TOURNAMENT_RESULT, text=tournament.name, winner=winner, loser=loser,
+            score=won, opponent_score=lost), out)
+        _record(registry, tournament, pairing, winner, score, Ending.PLAYED, out)
+    for tournament in running(registry):
+        start_ready(registry, tournament, out)
+    return counted
+
+
+def _record(registry: Registry, tournament: Tournament, pairing: Pairing, winner: str | None,
+            score: tuple[int, int], ending: Ending, out: Outcome) -> None:
+    following = tournament.record(pairing, winner, score, ending)
+    persist(tournament, out)
+    if tournament.phase is Phase.FINISHED:
+        announce_end(registry, tournament, out)
+    else:
+        announce_round(registry, tournament, following, out)
+
+
+def announce_end(registry: Registry, tournament: Tournament, out: Outcome) -> None:
+    if tournament.winner is not None:
+        out.to_each(audience(registry, tournament), TextLine.of(
+            Text.TOURNAMENT_WINNER, text=tournament.name, name=tournament.winner))
+
+
+# ------------------------------------------------------------------ presence and time
+
+
+def arrive(registry: Registry, session: Session, out: Outcome) -> None:
+    """A user logs in: he hears of each pairing of his still to be played, and the
+    matches whose players are both here now start."""
+    for tournament in running(registry):
+        for pairing in tournament.pending():
+            if pairing.b is None or not pairing.involves(session.name):
+                continue
+            other = pairing.b if pairing.a.lower() == session.key else pairing.a
+            out.to(session, _your_pairing(tournament, other, tournament.round_number))
+        start_ready(registry, tournament, out)
+
+
+def next_tick_in(registry: Registry) -> float | None:
+    return TICK_SECONDS if running(registry) else None
+
+
+def tick(registry: Registry, now: float) -> Outcome:
+    """No-shows (T4): a pairing whose match has not begun (or was saved and not taken up
+    again) within the no-show time is decided: the player who is there and free wins by
+    forfeit; if neither is, both lose (a knockout sends the better seed through). Then
+    every pairing whose players are both free starts."""
+    out = Outcome()
+    for tournament in running(registry):
+        for pairing in list(tournament.pending()):
+            if pairing.b is None or tournament.phase is not Phase.RUNNING:
+                continue
+            if pairing.started and in_play(registry, pairing):
+                pairing.since = None
+                continue
+            if pairing.since is None:
+                pairing.since = now
+                continue
+            if now - pairing.since < tournament.noshow_seconds:
+                continue
+            _no_show(registry, tournament, pairing, out)
+        if tournament.phase is Phase.RUNNING:
+            start_ready(registry, tournament, out)
+    return out
+
+
+def _no_show(registry: Registry, tournament: Tournament, pairing: Pairing, out: Outcome) -> None:
+    there = [name for name in pairing.names if is_free(registry, registry.get(name))]
+    if len(there) == 2:
+        return  # (both here: start_ready starts it)
+    assert pairing.b is not None
+    length = tournament.length
+    if len(there) == 1:
+        winner = there[0]
+        loser = pairing.b if winner == pairing.a else pairing.a
+        score = (length, 0) if winner == pairing.a else (0, length)
+        tell_entrants(registry, tournament, TextLine.of(
+            Text.TOURNAMENT_FORFEIT, text=tournament.name, winner=winner, loser=loser), out)
+        _record(registry, tournament, pairing, winner, score, Ending.FORFEIT, out)
+    else:
+        tell_entrants(registry, tournament, TextLine.of(
+            Text.TOURNAMENT_DOUBLE_FORFEIT, text=tournament.name, name=pairing.a, opponent=pairing.b), out)
+        _record(registry, tournament, pairing, None, (0, 0), Ending.DOUBLE_FORFEIT, out)
+
+
+def of_player(registry: Registry, name: str) -> Iterable[Tournament]:
+    """The tournaments `name` entered that have not ended."""
+    for tournament in tournaments(registry).values():
+        if tournament.phase in (Phase.OPEN, Phase.RUNNING) and tournament.entrant(name) is not None:
+            yield tournament

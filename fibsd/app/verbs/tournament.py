@@ -1,0 +1,296 @@
+"""Tournament commands (club-play.md T5): `tournament create|join|leave|start|cancel|list|show`,
+and the administrators' `setbot` (B1).
+
+Checks who may do what (creating: any member or administrators only, as the
+configuration says; starting and cancelling: the creator or an administrator; bots only
+where the creator allowed them) and hands the rest to `fibsd.app.tournaments`, which
+pairs the rounds and starts the matches.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import attrs
+
+from fibsd.accounts import Account
+from fibsd.app import tournaments
+from fibsd.app.outcome import Outcome
+from fibsd.app.registry import Registry
+from fibsd.app.session import Session
+from fibsd.rules.tournament import (
+    Bracket,
+    Ending,
+    Format,
+    Pairing,
+    Phase,
+    Tournament,
+    TournamentError,
+)
+from protocol import commands as c
+from protocol.messages import TextLine
+from protocol.wording import Text, render
+
+log = logging.getLogger("fibsd.admin")
+
+_REFUSALS = {
+    "already": Text.TOURNAMENT_ALREADY_ENTERED,
+    "not_entered": Text.TOURNAMENT_NOT_ENTERED,
+    "full": Text.TOURNAMENT_FULL,
+    "started": Text.TOURNAMENT_STARTED,
+    "over": Text.TOURNAMENT_OVER,
+}
+
+
+def tournament(registry: Registry, session: Session, command: c.Tournament, out: Outcome) -> None:
+    A = c.TournamentAction
+    if command.action is A.LIST:
+        _list(registry, session, out)
+        return
+    assert command.name is not None
+    if command.action is A.CREATE:
+        assert command.spec is not None
+        _create(registry, session, command.name, command.spec, out)
+        return
+    found = tournaments.find(registry, command.name)
+    if found is None:
+        out.to(session, TextLine.of(Text.TOURNAMENT_NO_SUCH, text=command.name))
+        return
+    match command.action:
+        case A.JOIN:
+            _join(registry, session, found, out)
+        case A.LEAVE:
+            _leave(registry, session, found, out)
+        case A.START:
+            _start(registry, session, found, out)
+        case A.CANCEL:
+            _cancel(registry, session, found, out)
+        case A.SHOW:
+            show(registry, session, found, out)
+
+
+def _refuse(session: Session, tournament: Tournament, error: TournamentError, out: Outcome) -> None:
+    reason = str(error)
+    if reason == "too_few":
+        out.to(session, TextLine.of(Text.TOURNAMENT_TOO_FEW))
+    else:
+        out.to(session, TextLine.of(_REFUSALS.get(reason, Text.TOURNAMENT_OVER), text=tournament.name))
+
+
+def _may_direct(registry: Registry, session: Session, tournament: Tournament) -> bool:
+    return session.key == tournament.creator.lower() or registry.config.is_admin(session.name)
+
+
+def _create(registry: Registry, session: Session, name: str, spec: c.TournamentSpec, out: Outcome) -> None:
+    if registry.config.tournament_creators == "admins" and not registry.config.is_admin(session.name):
+        out.to(session, TextLine.of(Text.TOURNAMENT_CREATE_ADMINS_ONLY))
+        return
+    known = tournaments.tournaments(registry)
+    existing = known.get(name.lower())
+    if existing is not None and existing.phase in (Phase.OPEN, Phase.RUNNING):
+        out.to(session, TextLine.of(Text.TOURNAMENT_NAME_TAKEN, text=existing.name))
+        return
+    created = Tournament(
+        name=name, format=Format(spec.format), length=spec.length, creator=session.name,
+        rounds=spec.rounds, consolation=spec.consolation, max_entrants=spec.max_entrants,
+        bots_allowed=spec.bots,
+        noshow_seconds=spec.noshow_seconds or int(registry.config.tournament_noshow_seconds),
+        clock=spec.clock, created_at=registry.clock.now(),
+    )
+    known[name.lower()] = created  # (a finished one of that name is replaced)
+    tournaments.persist(created, out)
+    line = TextLine.of(Text.TOURNAMENT_CREATED, text=name, name=session.name)
+    out.to(session, line)
+    out.to_each([s for s in tournaments.audience(registry, created) if s is not session], line)
+
+
+def _join(registry: Registry, session: Session, tournament: Tournament, out: Outcome) -> None:
+    if session.account.bot and not tournament.bots_allowed:
+        out.to(session, TextLine.of(Text.TOURNAMENT_NO_BOTS, text=tournament.name))
+        return
+    try:
+        tournament.join(session.name, session.account.rating)
+    except TournamentError as error:
+        _refuse(session, tournament, error, out)
+        return
+    tournaments.persist(tournament, out)
+    tournaments.tell_entrants(registry, tournament, TextLine.of(
+        Text.TOURNAMENT_JOINS, text=tournament.name, name=session.name, count=len(tournament.entrants)), out)
+
+
+def _leave(registry: Registry, session: Session, tournament: Tournament, out: Outcome) -> None:
+    told = tournaments.entrants_online(registry, tournament)
+    try:
+        tournament.leave(session.name)
+    except TournamentError as error:
+        _refuse(session, tournament, error, out)
+        return
+    tournaments.persist(tournament, out)
+    out.to_each(told, TextLine.of(
+        Text.TOURNAMENT_LEAVES, text=tournament.name, name=session.name, count=len(tournament.entrants)))
+
+
+def _start(registry: Registry, session: Session, tournament: Tournament, out: Outcome) -> None:
+    if not _may_direct(registry, session, tournament):
+        out.to(session, TextLine.of(Text.TOURNAMENT_CREATOR_ONLY, name=tournament.creator))
+        return
+    try:
+        first = tournament.start()
+    except TournamentError as error:
+        _refuse(session, tournament, error, out)
+        return
+    tournaments.persist(tournament, out)
+    listeners = tournaments.audience(registry, tournament)
+    if session not in listeners:
+        listeners.append(session)
+    out.to_each(listeners, TextLine.of(
+        Text.TOURNAMENT_BEGINS, text=tournament.name, count=len(tournament.entrants)))
+    tournaments.announce_round(registry, tournament, first, out)
+
+
+def _cancel(registry: Registry, session: Session, tournament: Tournament, out: Outcome) -> None:
+    if not _may_direct(registry, session, tournament):
+        out.to(session, TextLine.of(Text.TOURNAMENT_CREATOR_ONLY, name=tournament.creator))
+        return
+    try:
+        tournament.cancel()
+    except TournamentError as error:
+        _refuse(session, tournament, error, out)
+        return
+    tournaments.persist(tournament, out)
+    listeners = tournaments.audience(registry, tournament)
+    if session not in listeners:
+        listeners.append(session)
+    out.to_each(listeners, TextLine.of(Text.TOURNAMENT_CANCELLED, text=tournament.name, name=session.name))
+
+
+# ------------------------------------------------------------------ listings
+
+
+def _options(tournament: Tournament) -> list[str]:
+    words = []
+    if tournament.format is Format.SWISS and tournament.rounds is not None:
+        words.append(render(Text.TOURNAMENT_OPTION_ROUNDS, n=tournament.rounds))
+    if tournament.consolation:
+        words.append(Text.TOURNAMENT_OPTION_CONSOLATION.value)
+    if tournament.bots_allowed:
+        words.append(Text.TOURNAMENT_OPTION_BOTS.value)
+    return words
+
+
+def _describe(tournament: Tournament) -> str:
+    return ", ".join([tournament.format.value, *_options(tournament)])
+
+
+def _list(registry: Registry, session: Session, out: Outcome) -> None:
+    shown = [t for t in tournaments.tournaments(registry).values() if t.phase is not Phase.CANCELLED]
+    if not shown:
+        out.to(session, TextLine.of(Text.TOURNAMENT_NONE))
+        return
+    out.to(session, TextLine.of(Text.TOURNAMENT_LIST_HEADER))
+    for t in sorted(shown, key=lambda t: (-t.created_at, t.name.lower())):
+        out.to(session, TextLine.of(
+            Text.TOURNAMENT_LIST_ENTRY, text=t.name, names=f"{_describe(t)}, {t.phase.value}",
+            length=t.length, count=len(t.entrants), name=t.creator))
+
+
+def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> None:
+    """Entrants, each round's pairings and results, the standings, the winner."""
+    # (The format alone in the header, the options on a line of their own: the web client
+    # reads the header as "NAME: FORMAT, N-point matches, ...".)
+    lines = [TextLine.of(Text.TOURNAMENT_SHOW_HEADER, text=t.name, names=t.format.value, length=t.length,
+                         name=t.creator)]
+    options = _options(t)
+    if options:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPTIONS, text=", ".join(options)))
+    if t.clock is None:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, seconds=t.noshow_seconds))
+    else:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES_CLOCK, seconds=t.noshow_seconds,
+                                 text=f"{t.clock[0]:g}", names=f"{t.clock[1]:g}"))
+    match t.phase:
+        case Phase.OPEN:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPEN, count=len(t.entrants)))
+        case Phase.RUNNING:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RUNNING, n=t.round_number, count=t.rounds or 0))
+        case Phase.FINISHED:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_FINISHED, count=t.round_number))
+        case Phase.CANCELLED:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CANCELLED))
+    ratings = {e.name: e.rating for e in t.entrants}
+    for number, name in enumerate(t.seeds or [e.name for e in t.entrants], start=1):
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ENTRANT, n=number, name=name,
+                                 text=f"{ratings.get(name, 0.0):.2f}"))
+    for number, pairings in enumerate(t.played_rounds, start=1):
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ROUND, n=number))
+        lines.extend(_pairing_line(registry, p) for p in pairings if p.bracket is Bracket.MAIN)
+        side = [p for p in pairings if p.bracket is Bracket.CONSOLATION]
+        if side:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CONSOLATION_ROUND, n=number))
+            lines.extend(_pairing_line(registry, p) for p in side)
+    if t.phase is not Phase.OPEN and t.format is not Format.KNOCKOUT:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_STANDINGS))
+        for place, standing in enumerate(t.standings(), start=1):
+            lines.append(TextLine.of(
+                Text.TOURNAMENT_SHOW_STANDING, n=place, name=standing.name,
+                text=f"{standing.points} {standing.buchholz} {standing.match_points:+d}"))
+    if t.winner is not None:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_WINNER, name=t.winner))
+    consolation = t.consolation_winner()
+    if consolation is not None:
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CONSOLATION, name=consolation))
+    out.to(session, *lines)
+
+
+def _pairing_line(registry: Registry, p: Pairing) -> TextLine:
+    if p.b is None:
+        return TextLine.of(Text.TOURNAMENT_SHOW_BYE, name=p.a)
+    if p.ending is None:
+        playing = p.started and tournaments.in_play(registry, p)
+        return TextLine.of(Text.TOURNAMENT_SHOW_PLAYING if playing else Text.TOURNAMENT_SHOW_WAITING,
+                           name=p.a, opponent=p.b)
+    if p.ending is Ending.DOUBLE_FORFEIT or p.winner is None:
+        return TextLine.of(Text.TOURNAMENT_SHOW_DOUBLE_FORFEIT, name=p.a, opponent=p.b)
+    loser = p.b if p.winner == p.a else p.a
+    if p.ending is Ending.FORFEIT:
+        return TextLine.of(Text.TOURNAMENT_SHOW_FORFEIT, winner=p.winner, loser=loser)
+    won, lost = (p.score[0], p.score[1]) if p.winner == p.a else (p.score[1], p.score[0])
+    return TextLine.of(Text.TOURNAMENT_SHOW_PLAYED, winner=p.winner, loser=loser, score=won,
+                       opponent_score=lost)
+
+
+# ------------------------------------------------------------------ bots (B1)
+
+
+def setbot(registry: Registry, session: Session, command: c.Setbot, out: Outcome) -> None:
+    """`setbot NAME on|off`: an administrator marks an account as a bot's (or clears it)."""
+    if not registry.config.is_admin(session.name):
+        out.to(session, TextLine.of(Text.PERMISSION_DENIED))
+        return
+    known = registry.known_account(command.name)
+    if known is not None:
+        _mark_bot(registry, session, command.name, known, command.bot, out)
+        return
+    typed, bot = command.name, command.bot
+
+    def marked(account: Account | None) -> Outcome:
+        done = Outcome()
+        _mark_bot(registry, session, typed, account, bot, done)
+        return done
+
+    out.run(registry.read(lambda store: store.get_account(typed), marked, name="setbot: the account"))
+
+
+def _mark_bot(registry: Registry, session: Session, typed: str, account: Account | None, bot: bool,
+              out: Outcome) -> None:
+    if account is None:
+        out.to(session, TextLine.of(Text.NO_ONE_CALLED, name=typed))
+        return
+    log.warning("admin %s: setbot %s %s", session.name, account.name, "on" if bot else "off")
+    name = account.name
+    out.write(lambda store: store.set_bot(name, bot))
+    online = registry.get(name)
+    if online is not None:
+        online.account = attrs.evolve(online.account, bot=bot)
+    registry.update_gone_account(attrs.evolve(account, bot=bot))
+    out.to(session, TextLine.of(Text.SETBOT_DONE if bot else Text.SETBOT_CLEARED, name=name))

@@ -1,0 +1,28 @@
+"""The tournaments family: each tournament's whole state (docs/tournaments.md), saved after
+every change with the outcome that made it, so a restart resumes it with every result."""
+
+from __future__ import annotations
+
+import json
+
+from fibsd.store.families.base import Family, json_object
+
+
+class Tournaments(Family):
+    """`fibsd.store.api.TournamentStore`."""
+
+    def save_tournament(self, name: str, state: dict[str, object]) -> None:
+        """Store (or replace) tournament `name`'s whole state (names are unique in any case)."""
+        text = json.dumps(state, separators=(",", ":"))
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO tournaments (name, state) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET name = excluded.name, state = excluded.state",
+                (name, text),
+            )
+
+    def saved_tournaments(self) -> list[dict[str, object]]:
+        """The saved state of every tournament, open, running or over (unreadable ones are
+        left out)."""
+        rows = self._read("SELECT state FROM tournaments ORDER BY name", ())
+        return [state for state in (json_object(row["state"]) for row in rows) if state]

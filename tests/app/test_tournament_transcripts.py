@@ -1,0 +1,220 @@
+"""Tournaments through the core (docs/tournaments.md): entries, rounds whose matches start
+by themselves, results from the matches' ends, no-shows, a restart, bot accounts.
+
+Transcripts through `tests.app.driver.CoreDriver` (manual clock, `tick()` for the no-show
+deadlines). Matches are decided fast: the player who should lose resigns and the other
+accepts (a 1-point match is over after one game).
+"""
+
+from __future__ import annotations
+
+from fibsd.app.session import Departure
+from fibsd.rules.tournament import Phase
+from fibsd.store.sqlite import SQLiteStore as Store
+from protocol.wording import Text
+from tests.app.driver import CoreDriver
+
+NAMES = ["pa", "pb", "pc", "pd", "pe", "pf", "pg", "ph"]  # seeds 1 to 8
+PERMISSION_DENIED = Text.PERMISSION_DENIED.value
+
+
+def _driver(**settings: object) -> CoreDriver:
+    driver = CoreDriver(**settings)
+    driver.create(*NAMES, "boss")
+    # Ratings decide the seeds: pa is the best.
+    for index, name in enumerate(NAMES):
+        account = driver.store.get_account(name)
+        assert account is not None
+        driver.store.update_rating(name, 1900.0 - 50 * index, 100)
+    return driver
+
+
+def _playing(driver: CoreDriver, name: str) -> str | None:
+    table = driver.sessions[name].table
+    if table is None or driver.registry.get(name) is not driver.sessions[name]:
+        return None
+    return table.names[1] if table.names[0] == name else table.names[0]
+
+
+def _lose(driver: CoreDriver, loser: str) -> None:
+    """`loser` resigns his running 1-point match; his opponent accepts."""
+    winner = _playing(driver, loser)
+    assert winner is not None, f"{loser} is not playing"
+    driver.send(loser, "resign n")
+    answer = driver.send(winner, "accept")
+    assert any("win the 1 point match" in line for line in answer), answer
+
+
+def test_knockout_of_eight_runs_by_itself_with_a_no_show_and_names_the_winner() -> None:
+    driver = _driver()
+    for name in NAMES:
+        driver.log_in(name)
+    assert driver.send("pa", "tournament create club knockout 1 noshow 60")[0] == (
+        "Tournament club opened by pa. Type 'tournament join club' to enter.")
+    for name in NAMES:
+        said = driver.send(name, "tournament join club")
+        assert any(line.startswith(f"Tournament club: {name} enters") for line in said), said
+    assert driver.send("pb", "tournament start club") == [
+        "** Only the tournament's creator (pa) or an administrator may do that."]
+    driver.log_out("ph", Departure.LOGGED_OUT)  # ph entered and never shows
+    started = driver.send("pa", "tournament start club")
+    assert "Tournament club starts with 8 players." in started
+    # Seeds by rating: 1 v 8, 4 v 5, 2 v 7, 3 v 6.
+    assert "Tournament club: round 1 pairings: pa-ph, pd-pe, pb-pg, pc-pf" in started
+    assert any(line.startswith("Tournament club: round 1: your 1-point match with ph") for line in started)
+    # The matches of those who are here began by themselves.
+    assert _playing(driver, "pd") == "pe" and _playing(driver, "pb") == "pg" and _playing(driver, "pc") == "pf"
+    assert _playing(driver, "pa") is None
+    joined = driver.take("pe")
+    assert any("You are now playing a 1 point match with pd" in line or
+               "has joined you for a 1 point match" in line for line in joined), joined
+    for loser in ("pe", "pg", "pf"):
+        _lose(driver, loser)
+    # ph is not there: after the no-show time pa wins by forfeit, and round 2 begins.
+    driver.tick(59)
+    assert driver.registry.tournaments["club"].round_number == 1
+    driver.tick(2)
+    told = driver.take("pa")
+    assert "Tournament club: ph did not show; pa wins by forfeit." in told
+    assert "Tournament club: round 2 pairings: pa-pd, pb-pc" in told
+    assert _playing(driver, "pa") == "pd" and _playing(driver, "pb") == "pc"
+    _lose(driver, "pa")
+    _lose(driver, "pb")
+    assert "Tournament club: round 3 pairings: pd-pc" in driver.take("pd")
+    _lose(driver, "pd")
+    assert "Tournament club is over: pc wins." in driver.take("pa")
+    shown = driver.send("pe", "tournament show club")
+    assert "  Winner: pc" in shown
+    assert "    pa beats ph by forfeit" in shown
+    assert "    pc beats pf 1-0" in shown
+    # Tournament matches are rated: pc gained.
+    account = driver.store.get_account("pc")
+    assert account is not None and account.rating > 1800.0
+
+
+def test_a_restart_mid_round_loses_nothing_and_the_match_in_progress_resumes() -> None:
+    store = Store.open(":memory:")
+    driver = _driver(store=store)
+    for name in NAMES[:4]:
+        driver.log_in(name)
+    driver.send("pa", "tournament create cup swiss 1 rounds 2 noshow 30")
+    for name in NAMES[:4]:
+        driver.send(name, "tournament join cup")
+    driver.send("pa", "tournament start cup")  # round 1: pa-pc, pb-pd
+    _lose(driver, "pc")
+    assert _playing(driver, "pb") == "pd"
+    before = driver.registry.tournaments["cup"].to_dict()
+    # The server stops (kill -9: no logout is recorded) and comes back on the same store.
+    again = CoreDriver(store=store, clock=driver.clock)
+    for name in NAMES[:4]:
+        again.log_in(name)
+    assert again.registry.tournaments["cup"].to_dict()["played_rounds"][0][0] == before["played_rounds"][0][0]
+    # pb and pd are back at their saved match; round 1's result stands.
+    assert _playing(again, "pb") == "pd"
+    assert "    pa beats pc 1-0" in again.send("pc", "tournament show cup")
+    _lose(again, "pd")
+    told = again.take("pa")
+    assert any(line.startswith("Tournament cup: round 2 pairings: ") for line in told), told
+    cup = again.registry.tournaments["cup"]
+    assert cup.round_number == 2 and cup.phase is Phase.RUNNING
+
+
+def test_a_player_logging_in_is_told_his_pairing_and_his_match_starts() -> None:
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create rr roundrobin 1")
+    driver.send("pa", "tournament join rr")
+    driver.send("pb", "tournament join rr")
+    driver.log_out("pb", Departure.LOGGED_OUT)
+    driver.send("pa", "tournament start rr")
+    assert _playing(driver, "pa") is None
+    driver.log_in("pb")
+    told = driver.take("pb")
+    assert any(line.startswith("Tournament rr: round 1: your 1-point match with pa") for line in told)
+    assert _playing(driver, "pb") == "pa"
+
+
+def test_who_may_create_start_and_cancel() -> None:
+    driver = _driver(admin__admins=["boss"], tournaments__tournament_creators="admins")
+    driver.log_in("pa")
+    driver.log_in("boss")
+    assert driver.send("pa", "tournament create x knockout 1") == [
+        "** Only administrators may create tournaments here."]
+    driver.send("boss", "tournament create x knockout 1")
+    assert driver.send("pa", "tournament cancel x") == [
+        "** Only the tournament's creator (boss) or an administrator may do that."]
+    assert driver.send("boss", "tournament cancel x") == ["Tournament x is cancelled by boss."]
+
+
+def test_bots_enter_only_where_the_creator_allowed_them_and_whois_shows_the_mark() -> None:
+    driver = _driver(admin__admins=["boss"])
+    driver.log_in("boss", clip=False)  # (telnet: takes fibsd's lines, so sees the mark)
+    bot = driver.log_in("pa")
+    assert driver.send("pa", "setbot pa on") == [PERMISSION_DENIED]
+    assert driver.send("boss", "setbot pa on") == ["** pa is marked as a bot now."]
+    assert bot.account.bot
+    stored = driver.store.get_account("pa")
+    assert stored is not None and stored.bot
+    driver.send("boss", "tournament create humans knockout 1")
+    driver.send("boss", "tournament create open knockout 1 bots")
+    assert driver.send("pa", "tournament join humans") == ["** Tournament humans does not take bots."]
+    assert any("pa enters" in line for line in driver.send("pa", "tournament join open"))
+    assert "  pa is a bot." in driver.send("boss", "whois pa")  # (telnet)
+    clip_viewer = driver.log_in("pb")  # a CLIP client that did not opt in sees no new line
+    assert not any("is a bot" in line for line in driver.send("pb", "whois pa"))
+    assert not clip_viewer.extensions
+    driver.send("boss", "setbot pa off")
+    assert not any("is a bot" in line for line in driver.send("boss", "whois pa"))
+    assert bot.account.bot is False
+
+
+def test_a_swiss_of_five_gives_byes_keeps_standings_and_names_the_winner() -> None:
+    driver = _driver()
+    players = NAMES[:5]
+    for name in players:
+        driver.log_in(name)
+    driver.send("pa", "tournament create sw swiss 1 rounds 3")
+    for name in players:
+        driver.send(name, "tournament join sw")
+    started = driver.send("pa", "tournament start sw")
+    # Round 1: seeds 1-4 top half against bottom half; the bye to the lowest seed.
+    assert "Tournament sw: round 1 pairings: pa-pc, pb-pd, pe (bye)" in started
+    assert "Tournament sw: round 1: you have a bye." in driver.take("pe")
+    byes = ["pe"]
+    for number in (1, 2, 3):
+        sw = driver.registry.tournaments["sw"]
+        assert sw.round_number == number
+        bye = [p.a for p in sw.current if p.b is None]
+        assert len(bye) == 1 and (number == 1 or bye[0] not in byes)
+        byes += bye if number > 1 else []
+        for pairing in list(sw.pending()):
+            assert pairing.b is not None
+            _lose(driver, pairing.b)  # the better-ranked player wins
+    sw = driver.registry.tournaments["sw"]
+    assert sw.phase is Phase.FINISHED and sw.winner == sw.standings()[0].name
+    shown = driver.send("pc", "tournament show sw")
+    assert shown[:2] == ["Tournament sw: swiss, 1-point matches, rated, created by pa.", "  Options: 3 rounds."]
+    assert "  Standings (points, Buchholz, match-point difference):" in shown
+    assert f"  Winner: {sw.winner}" in shown
+    assert sum(line.endswith("has a bye") for line in shown) == 3
+
+
+def test_a_knockout_with_consolation_shows_both_brackets() -> None:
+    driver = _driver()
+    for name in NAMES[:4]:
+        driver.log_in(name)
+    driver.send("pa", "tournament create k knockout 1 consolation")
+    for name in NAMES[:4]:
+        driver.send(name, "tournament join k")
+    driver.send("pa", "tournament start k")  # pa-pd, pb-pc
+    _lose(driver, "pd")
+    _lose(driver, "pc")
+    # Round 2: the final, and the first round's losers in the consolation bracket.
+    assert _playing(driver, "pa") == "pb" and _playing(driver, "pc") == "pd"
+    _lose(driver, "pb")
+    _lose(driver, "pd")
+    shown = driver.send("pa", "tournament show k")
+    assert shown[shown.index("  Round 2:") + 1] == "    pa beats pb 1-0"
+    assert "  Round 2, consolation bracket:" in shown
+    assert shown[-2:] == ["  Winner: pa", "  Consolation winner: pc"]
