@@ -937,6 +937,7 @@ class Text(enum.Enum):
     TOURNAMENT_STARTED = "** Tournament {text} has started: no more changes to the entrants."
     TOURNAMENT_OVER = "** Tournament {text} is over."
     TOURNAMENT_TOO_FEW = "** A tournament needs at least 2 entrants."
+    TOURNAMENT_CLOCK_REQUIRED = "** Rated matches here need a clock: add 'clock' to the tournament."
     TOURNAMENT_NO_BOTS = "** Tournament {text} does not take bots."
     TOURNAMENT_NONE = "** There are no tournaments. Type 'tournament create' to open one."
     TOURNAMENT_CREATED = "Tournament {text} opened by {name}. Type 'tournament join {text}' to enter."
