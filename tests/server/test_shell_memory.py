@@ -4,15 +4,18 @@ shutdown countdown of minutes run in no real time.
 `MemoryListener` hands the server one end of `trio.testing.memory_stream_pair()` per
 connection (the model is trio's own `test_highlevel_serve_listeners.py`), so every
 connection takes the server's ordinary path; only the bytes stay in memory. The mock
-clock jumps ahead whenever every task has waited for a moment of real time: long enough
-for the worker threads (password checks, commits) to finish first, short enough that an
-hour-long idle timeout passes in a fraction of a second.
+clock jumps ahead whenever every task has waited for a moment of real time, short enough
+that an hour-long idle timeout passes in a fraction of a second, but never while a worker
+thread (a password check, a commit) is running: on a busy machine a thread can take
+longer than any such moment, and the clock would jump to a deadline meanwhile.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -31,10 +34,27 @@ AUTOJUMP_SECONDS = 0.05
 
 
 @pytest.fixture
-def mock_clock() -> trio.testing.MockClock:
+def mock_clock(monkeypatch: pytest.MonkeyPatch) -> trio.testing.MockClock:
     """pytest-trio runs a test under the clock a fixture returns, when the test itself
-    asks for that fixture (asked for only through another fixture, it is not used)."""
-    return trio.testing.MockClock(autojump_threshold=AUTOJUMP_SECONDS)
+    asks for that fixture (asked for only through another fixture, it is not used).
+    The clock does not jump while a worker thread runs (see the module docstring)."""
+    clock = trio.testing.MockClock(autojump_threshold=AUTOJUMP_SECONDS)
+    run_sync = trio.to_thread.run_sync
+    running = 0
+
+    async def counted_run_sync(*args: Any, **kwargs: Any) -> Any:
+        nonlocal running
+        running += 1
+        clock.autojump_threshold = math.inf
+        try:
+            return await run_sync(*args, **kwargs)
+        finally:
+            running -= 1
+            if not running:
+                clock.autojump_threshold = AUTOJUMP_SECONDS
+
+    monkeypatch.setattr(trio.to_thread, "run_sync", counted_run_sync)
+    return clock
 
 
 @attrs.define
