@@ -24,6 +24,8 @@ typo must not silently leave a default in force):
                  analysis_time_limit_seconds, analysis_checker_plies,
                  analysis_cube_plies, analysis_auto
     [tournaments] tournament_creators, tournament_noshow_seconds
+    [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
+                 clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -95,6 +97,14 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     ),
     # Issue 24: club tournaments (docs/tournaments.md).
     "tournaments": ("tournament_creators", "tournament_noshow_seconds"),
+    # Issue 22: match clocks and correspondence (docs/clocks.md).
+    "clocks": (
+        "clock_required_for_rated",
+        "clock_default_overtime_seconds",
+        "clock_max_delay_seconds",
+        "clock_max_reserve_seconds",
+        "correspondence_max_days",
+    ),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 TOURNAMENT_CREATORS: Final = ("members", "admins")
@@ -267,6 +277,12 @@ def _validate(config: Config) -> None:
     _one_of("analysis_auto", config.analysis_auto, AUTO_CHOICES)
     _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
     _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
+    if type(config.clock_required_for_rated) is not bool:
+        raise _fail("clock_required_for_rated", "must be true or false", config.clock_required_for_rated)
+    _seconds("clock_default_overtime_seconds", config.clock_default_overtime_seconds, 0, 3600)
+    _seconds("clock_max_delay_seconds", config.clock_max_delay_seconds, 0, 3600)
+    _seconds("clock_max_reserve_seconds", config.clock_max_reserve_seconds, 1, 7 * 24 * 3600)
+    _seconds("correspondence_max_days", config.correspondence_max_days, 0.0001, 365)
 
 
 def _origins(value: object) -> tuple[str, ...]:
@@ -394,6 +410,15 @@ class Config:
     # the accounts in `admins`), and the no-show time of a tournament that sets none.
     tournament_creators: str = "members"
     tournament_noshow_seconds: float = 600.0
+    # [clocks] (docs/clocks.md): whether a rated (fixed-length) match needs a clock; the
+    # overtime every clocked match gets unless its invitation names one (K4; 0: none);
+    # the longest delay and the longest reserve of a whole match (per game in unlimited
+    # matches) an invitation may ask for; the longest correspondence limit per move.
+    clock_required_for_rated: bool = False
+    clock_default_overtime_seconds: float = 0.0
+    clock_max_delay_seconds: float = 60.0
+    clock_max_reserve_seconds: float = 6 * 3600.0
+    correspondence_max_days: float = 30.0
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

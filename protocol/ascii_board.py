@@ -83,11 +83,13 @@ def _plain_border() -> str:
 def render_ascii_board(
     board: BoardLine, *, style: int, player_name: str | None = None,
     cube_owner: str | None = None,
+    clocks: tuple[str, str] | None = None,
 ) -> list[str]:
     """The board as FIBS draws it for boardstyle `style` (1: point numbers in the borders,
     2: on lines of their own). `player_name` replaces `You` in the player's border label;
     `cube_owner` names the cube's owner when he is neither side's name on the board (a
-    chouette crew member's own cube)."""
+    chouette crew member's own cube). `clocks` (fibsd's match clocks): the player's and
+    the opponent's time, shown after their border labels."""
     if style not in (1, 2):
         raise ValueError(f"ASCII boards are styles 1 and 2, got {style}")
     player, opponent = board.colour, board.colour.opponent
@@ -100,6 +102,9 @@ def render_ascii_board(
     bottom_label = render(
         Text.BOARD_BORDER_LABEL, colour=player.name, name=shown_player, score=board.player_score
     )
+    if clocks is not None:
+        bottom_label += render(Text.BOARD_CLOCK, text=clocks[0])
+        top_label += render(Text.BOARD_CLOCK, text=clocks[1])
 
     lines: list[str] = []
     if style == 1:

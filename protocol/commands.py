@@ -37,13 +37,25 @@ MAX_MATCH_LENGTH: Final = 99  # §5.2: what we accept; FIBS's own limit is unver
 #: fibsd's own commands (not FIBS's): they yield to FIBS verbs in prefix matching.
 EXTENSION_VERBS: Final = frozenset(
     {"export", "claim", "broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode",
-     "chouette", "team", "boxside", "uninvite", "analyse", "analyze", "analysis", "tournament", "setbot"}
+     "chouette", "team", "boxside", "uninvite", "analyse", "analyze", "analysis", "tournament", "setbot",
+     "clock", "correspondence"}
 )
 MAX_SHUTDOWN_SECONDS: Final = 3600
 MAX_SANCTION_MINUTES: Final = 5_256_000  # ten years
 MAX_INVITATION_CODES: Final = 20
 #: fibsd's invitation words (an extension a plain FIBS client never sends).
 INVITE_OPTIONS: Final = ("holland", "jacoby", "nocrawford", "beavers")
+#: `invite NAME N clock` alone: the federations' standard, 12 s + 2 min per point (K2).
+CLOCK_STANDARD: Final = (12.0, 120.0, True)
+#: `clock PRESET` (club-play.md K3): delay, reserve, whether the reserve is per point.
+CLOCK_PRESETS: Final[Mapping[str, tuple[float, float, bool]]] = {
+    "fast": (8.0, 20.0, True),
+    "normal": (10.0, 60.0, True),
+    "casual": (15.0, 180.0, True),
+    "bullet": (2.0, 30.0, False),
+}
+#: A clock's number as typed: seconds or days, decimals allowed (no exponent, no sign).
+_CLOCK_NUMBER = re.compile(r"[0-9]{1,7}(\.[0-9]{1,7})?|\.[0-9]{1,7}")
 MAX_MOVES: Final = 4  # four moves with doubles; more is never a legal play
 MAX_RATINGS_RANGE: Final = 100  # `** range currently limited to 100.`
 
@@ -257,6 +269,24 @@ class Invite:
     length: int | None = None
     unlimited: bool = False
     options: tuple[str, ...] = ()
+    #: fibsd's clock words (club-play.md K9): `clock [DELAY RESERVE | PRESET] [overtime S]`
+    #: or `days N`; None: no clock.
+    clock: InviteClock | None = None
+
+
+@attrs.frozen
+class InviteClock:
+    """The clock an invitation asks for. A delay clock: `delay` seconds, `reserve` seconds
+    per point (`per_point`; per game in an unlimited match) or for the whole match
+    (`bullet`), `overtime` seconds once (None: the server's default). Correspondence:
+    `days` per move, nothing else. `words` is how it was typed, for `format_command`."""
+
+    delay: float = 0.0
+    reserve: float = 0.0
+    per_point: bool = True
+    overtime: float | None = None
+    days: float | None = None
+    words: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -734,6 +764,20 @@ class Setbot:
 
 
 @attrs.frozen
+class ClockCommand:
+    """`clock` (fibsd's extension, club-play.md K9): both players' reserves and the delay
+    of the match you play or watch."""
+
+
+@attrs.frozen
+class Correspondence:
+    """`correspondence [NAME]` (fibsd's extension, K7): list your correspondence matches,
+    or sit down at the one with NAME (who need not be online)."""
+
+    name: str | None = None
+
+
+@attrs.frozen
 class RepeatLast:
     """`!!`: the server repeats the previous command (not a chat command, §1)."""
 
@@ -746,7 +790,8 @@ Command: TypeAlias = (
     | Shutdown | Export | Claim | Port | Broadcast | Kick | Ban | Unban | Mute | Unmute | Adduser
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
-    | Chouette | Team | Boxside | Uninvite | Analyse | Analysis | Tournament | Setbot
+    | Chouette | Team | Boxside | Uninvite | Analyse | Analysis | Tournament | Setbot | ClockCommand
+    | Correspondence
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -884,17 +929,65 @@ def _parse_invite(rest: str) -> Command:
     if len(words) == 1:
         return Invite(words[0])
     length = words[1]
+    lowered = [w.lower() for w in words[2:]]
+    clock, others = _parse_invite_clock(lowered)
     # Known option words are kept in their order; other extra words are ignored, as FIBS does.
-    options = tuple(dict.fromkeys(w.lower() for w in words[2:] if w.lower() in INVITE_OPTIONS))
+    options = tuple(dict.fromkeys(w for w in others if w in INVITE_OPTIONS))
     if length.lower() == "unlimited":
-        return Invite(words[0], unlimited=True, options=options)
+        return Invite(words[0], unlimited=True, options=options, clock=clock)
     if not _DIGITS.fullmatch(length):
         raise CommandError(Text.INVITE_BAD_LENGTH.value)
     # Compare digits before converting: int() of a huge string is slow or refused.
     digits = length.lstrip("0") or "0"
     if len(digits) > 2 or not 1 <= int(digits) <= MAX_MATCH_LENGTH:
         raise CommandError(render(Text.MATCH_TOO_LONG, length=digits))
-    return Invite(words[0], int(digits), options=options)
+    return Invite(words[0], int(digits), options=options, clock=clock)
+
+
+def _clock_number(word: str | None) -> float | None:
+    if word is None or not _CLOCK_NUMBER.fullmatch(word):
+        return None
+    return float(word)
+
+
+def _parse_invite_clock(words: list[str]) -> tuple[InviteClock | None, list[str]]:
+    """The clock words among an invitation's extra words (club-play.md K9), and the rest.
+    `clock` [DELAY RESERVE | fast | normal | casual | bullet] [overtime SECONDS], or
+    `days N`; a malformed clock is an error (a clock silently dropped would surprise)."""
+    if "days" in words:
+        at = words.index("days")
+        days = _clock_number(words[at + 1] if at + 1 < len(words) else None)
+        if days is None or days <= 0 or "clock" in words:
+            raise CommandError(Text.INVITE_CLOCK_USAGE.value)
+        return InviteClock(days=days, words=tuple(words[at:at + 2])), words[:at] + words[at + 2:]
+    if "clock" not in words:
+        return None, words
+    at = words.index("clock")
+    end = at + 1
+    delay, reserve, per_point = CLOCK_STANDARD
+    following = words[end] if end < len(words) else None
+    if following is not None and following in CLOCK_PRESETS:
+        delay, reserve, per_point = CLOCK_PRESETS[following]
+        end += 1
+    elif _clock_number(following) is not None:
+        typed_reserve = _clock_number(words[end + 1] if end + 1 < len(words) else None)
+        if typed_reserve is None:
+            raise CommandError(Text.INVITE_CLOCK_USAGE.value)
+        delay, reserve, per_point = float(words[end]), typed_reserve, True
+        end += 2
+    elif following is not None and following != "overtime" and following not in INVITE_OPTIONS:
+        raise CommandError(Text.INVITE_CLOCK_USAGE.value)
+    overtime = None
+    if end < len(words) and words[end] == "overtime":
+        overtime = _clock_number(words[end + 1] if end + 1 < len(words) else None)
+        if overtime is None:
+            raise CommandError(Text.INVITE_CLOCK_USAGE.value)
+        end += 2
+    if reserve <= 0:
+        raise CommandError(Text.INVITE_CLOCK_USAGE.value)
+    clock = InviteClock(delay=delay, reserve=reserve, per_point=per_point, overtime=overtime,
+                        words=tuple(words[at:end]))
+    return clock, words[:at] + words[end:]
 
 
 def _required_name(text: Text, factory: Callable[[str], Command]) -> Callable[[str], Command]:
@@ -1331,6 +1424,8 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "export": _parse_export,
     "claim": _no_arguments(Claim),
     "uninvite": _no_arguments(Uninvite),
+    "clock": _no_arguments(ClockCommand),
+    "correspondence": _optional_word(Correspondence),
     "chouette": _parse_chouette,
     "tournament": _parse_tournament,
     "setbot": _parse_setbot,
@@ -1543,12 +1638,13 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("away", text)
         case Back():
             return "back"
-        case Invite(name, length, unlimited, options):
+        case Invite(name, length, unlimited, options, clock):
+            words = () if clock is None else clock.words
             if unlimited:
-                return _join("invite", name, "unlimited", *options)
+                return _join("invite", name, "unlimited", *options, *words)
             if length is None:
                 return f"invite {name}"
-            return _join("invite", name, str(length), *options)
+            return _join("invite", name, str(length), *options, *words)
         case Join(name):
             return _join("join", name)
         case Watch(name):
@@ -1608,6 +1704,10 @@ def format_command(command: Command | LoginLine) -> str:
             return "claim"
         case Uninvite():
             return "uninvite"
+        case ClockCommand():
+            return "clock"
+        case Correspondence(name):
+            return _join("correspondence", name)
         case Export(record_id):
             return _join("export", None if record_id is None else str(record_id))
         case Analyse(record_id):

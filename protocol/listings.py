@@ -531,6 +531,8 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "analysis": Text.HELP_ANALYSIS,
     "claim": Text.HELP_CLAIM,
     "uninvite": Text.HELP_UNINVITE,
+    "clock": Text.HELP_CLOCK,
+    "correspondence": Text.HELP_CORRESPONDENCE,
     "chouette": Text.HELP_CHOUETTE,
     "team": Text.HELP_TEAM,
     "boxside": Text.HELP_BOXSIDE,
@@ -609,7 +611,8 @@ def help_lines(topic: str | None, verb: str | None) -> list[str]:
         lines = [Text.HELP_LIST_HEADER.value]
         for start in range(0, len(verbs), _HELP_COLUMNS):
             row = verbs[start : start + _HELP_COLUMNS]
-            lines.append("  " + "".join(v.ljust(_HELP_COLUMN_WIDTH) for v in row).rstrip())
+            # (a word as wide as the column, `correspondence`, still gets its space)
+            lines.append("  " + "".join(f"{v:<{_HELP_COLUMN_WIDTH - 1}} " for v in row).rstrip())
         return lines
     text = HELP_TOPICS.get(topic.lower()) or HELP_TOPICS.get(verb or "")
     if text is None:

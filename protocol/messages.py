@@ -522,13 +522,15 @@ class BoardMessage:
     style: int = attrs.field(default=3, validator=attrs.validators.in_((1, 2, 3)))
     player_name: str | None = None
     cube_owner: str | None = None
+    #: fibsd's match clocks on an ASCII board: the player's and the opponent's time.
+    clocks: tuple[str, str] | None = None
 
     def lines(self) -> list[str]:
         if self.style == 3:
             return [self.board.encode()]
         return ascii_board.render_ascii_board(
             self.board, style=self.style, player_name=self.player_name,
-            cube_owner=self.cube_owner,
+            cube_owner=self.cube_owner, clocks=self.clocks,
         )
 
 

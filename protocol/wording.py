@@ -379,6 +379,7 @@ class Text(enum.Enum):
     BOARD_CUBE_OWNER = " (owned by {name})"
     BOARD_ROLLED = "{name} rolled {die1} {die2}."
     BOARD_TURN = "turn: {name}"
+    BOARD_CLOCK = "  clock: {text}"
 
 
     # --- commands, their errors and listings (owned by protocol.commands/listings) ---
@@ -397,6 +398,10 @@ class Text(enum.Enum):
         "** The second argument to 'invite' has to be a number or the word 'unlimited'"
     )
     MATCH_TOO_LONG = "** You can't play a {length} point match."
+    INVITE_CLOCK_USAGE = (
+        "** usage: invite <user> <length> clock [<delay> <reserve per point> | fast | normal"
+        " | casual | bullet] [overtime <seconds>], or invite <user> <length> days <days per move>"
+    )
     WATCH_WHO = "** Watch who?"
     LOOK_AT_WHO = "** Look at who?"
     OLDBOARD_USAGE = "** usage: oldboard <name>"
@@ -558,7 +563,11 @@ class Text(enum.Enum):
     HELP_ERASE = "erase - administrators only."
     HELP_GAG = "gag [<user>] - ignore what <user> tells, shouts, kibitzes (again to undo); alone: list."
     HELP_HELP = "help (man) [<command>] - list the commands, or explain one."
-    HELP_INVITE = "invite (i) <user> [<length>|unlimited] [holland|jacoby|nocrawford|beavers] - invite <user> to a match, or to resume one."
+    HELP_INVITE = (
+        "invite (i) <user> [<length>|unlimited] [holland|jacoby|nocrawford|beavers]"
+        " [clock [<delay> <reserve>|fast|normal|casual|bullet] | days <n>]"
+        " - invite <user> to a match, or to resume one."
+    )
     HELP_JOIN = "join [<user>] - accept <user>'s invitation; alone: continue with the next game."
     HELP_KIBITZ = "kibitz (k) <message> - talk to the players and watchers of your game."
     HELP_LAST = "last - show the last logins and logouts."
@@ -613,6 +622,10 @@ class Text(enum.Enum):
     HELP_INVITECODE = "invitecode [<count>] - (administrators) make invitation codes for new accounts."
     HELP_CLAIM = "claim - when your opponent dropped and did not come back in time: win the match."
     HELP_EXPORT = "export [<number>] - list your finished matches; with a number: that match as a .mat file."
+    HELP_CLOCK = "clock - the reserves and the delay of the match you play or watch."
+    HELP_CORRESPONDENCE = (
+        "correspondence [<user>] - list your correspondence matches; with a name: sit down at that one."
+    )
 
     # away listing: the asker's own entry (§5.2, [HELP away]).
     AWAY_LIST_SELF = "You: {text}"
@@ -716,6 +729,35 @@ class Text(enum.Enum):
     NOTHING_TO_CLAIM = "** There is nothing to claim."
     YOU_CLAIM = "** {name} did not come back: you claim the match."
     CLAIMED_FROM_YOU = "** {name} claimed your match after you did not come back."
+    # Match clocks and correspondence (docs/clocks.md, club-play.md K).
+    MATCH_CLOCK = "Clock: {text}."
+    CLOCK_TERMS_DELAY = "delay {text} s, reserve {duration}"
+    CLOCK_TERMS_PER_GAME = "delay {text} s, reserve {duration} per game"
+    CLOCK_TERMS_OVERTIME = ", one overtime of {duration}"
+    CLOCK_TERMS_DAYS = "{text} days per move (correspondence)"
+    CLOCK_ROW = "  {name}: {duration} left{text}"
+    CLOCK_ROW_TO_ACT = ", to act"
+    CLOCK_ROW_DELAY_FIRST = " ({seconds} s of delay first)"
+    CLOCK_ROW_OVERTIME = ", overtime used"
+    CLOCK_STATE = "clock: {name} {reserve:d} {opponent} {opponent_reserve:d} {delay:d} {delay_left:d} {mover} {kind}"
+    NO_MATCH_CLOCK = "** No clock: you're not playing or watching a match with one."
+    CLOCK_REQUIRED = "** Rated matches here need a clock: add 'clock' (or 'days N') to your invitation."
+    CLOCK_DELAY_TOO_LONG = "** The longest delay allowed here is {seconds} seconds."
+    CLOCK_RESERVE_TOO_LONG = "** The longest reserve allowed here is {duration}."
+    CLOCK_DAYS_TOO_LONG = "** The longest time per move allowed here is {text} days."
+    YOU_LOSE_ON_TIME = "** You ran out of time and lose the match."
+    LOSES_ON_TIME = "** {name} ran out of time and loses the match."
+    YOU_IN_OVERTIME = "** Your reserve is used up: you have {duration} of overtime."
+    IN_OVERTIME = "** {name}'s reserve is used up: {duration} of overtime."
+    CORRESPONDENCE_HEADER = "Your correspondence matches (opponent, score, to move, time left):"
+    CORRESPONDENCE_ROW = "  {name} {score}-{opponent_score} of {match_length} {mover} {duration}"
+    CORRESPONDENCE_NONE = "** You have no correspondence matches."
+    CORRESPONDENCE_YOUR_MOVE = "** Your move against {name} (correspondence): {duration} left. Type 'correspondence {opponent}' to play."
+    NO_CORRESPONDENCE_WITH = "** You have no correspondence match with {name}."
+    CORRESPONDENCE_USE_IT = "** You have a correspondence match with {name}: play it with 'correspondence {opponent}'."
+    CORRESPONDENCE_LEFT = "** {name} left the correspondence match. It goes on: the clock runs for whoever is to move."
+    CORRESPONDENCE_YOU_LEFT = "** You left the correspondence match with {name}. It goes on: type 'correspondence {opponent}' to come back."
+    CORRESPONDENCE_SAT_DOWN = "** {name} sits down at your correspondence match."
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."
@@ -895,6 +937,7 @@ class Text(enum.Enum):
     TOURNAMENT_STARTED = "** Tournament {text} has started: no more changes to the entrants."
     TOURNAMENT_OVER = "** Tournament {text} is over."
     TOURNAMENT_TOO_FEW = "** A tournament needs at least 2 entrants."
+    TOURNAMENT_CLOCK_REQUIRED = "** Rated matches here need a clock: add 'clock' to the tournament."
     TOURNAMENT_NO_BOTS = "** Tournament {text} does not take bots."
     TOURNAMENT_NONE = "** There are no tournaments. Type 'tournament create' to open one."
     TOURNAMENT_CREATED = "Tournament {text} opened by {name}. Type 'tournament join {text}' to enter."
@@ -961,6 +1004,14 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.ANALYSIS_READY: None,
     Text.ANALYSIS_FAILED: None,
     Text.WHOIS_BOT: None,
+    # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
+    # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
+    Text.CLOCK_STATE: None,
+    Text.YOU_LOSE_ON_TIME: None,
+    Text.LOSES_ON_TIME: None,
+    Text.YOU_IN_OVERTIME: None,
+    Text.IN_OVERTIME: None,
+    Text.CORRESPONDENCE_YOUR_MOVE: None,
 }
 
 
@@ -996,6 +1047,14 @@ LINE_FRAGMENTS: Final = frozenset(
         Text.TOURNAMENT_OPTION_ROUNDS,
         Text.TOURNAMENT_OPTION_CONSOLATION,
         Text.TOURNAMENT_OPTION_BOTS,
+        Text.BOARD_CLOCK,
+        Text.CLOCK_TERMS_DELAY,
+        Text.CLOCK_TERMS_PER_GAME,
+        Text.CLOCK_TERMS_OVERTIME,
+        Text.CLOCK_TERMS_DAYS,
+        Text.CLOCK_ROW_TO_ACT,
+        Text.CLOCK_ROW_DELAY_FIRST,
+        Text.CLOCK_ROW_OVERTIME,
     }
 )
 

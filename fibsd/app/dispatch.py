@@ -16,7 +16,7 @@ from fibsd.app import aftermath
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.app.verbs import admin, analysis, chouette, info, play, settings, social, tournament
+from fibsd.app.verbs import admin, analysis, chouette, clocks, info, play, settings, social, tournament
 from fibsd.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -164,6 +164,10 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             analysis.analysis(r, session, command, out)
         case c.Claim():
             play.claim(r, session, out)
+        case c.ClockCommand():
+            clocks.clock(r, session, out)
+        case c.Correspondence():
+            clocks.correspondence(r, session, command, out)
         case c.Uninvite():
             play.uninvite(r, session, out)
         case c.Erase():

@@ -17,13 +17,14 @@ from typing import Any
 import attrs
 
 from fibsd.app.outcome import Ending, MatchFinished, Outcome
-from fibsd.app.play import boards
+from fibsd.app.play import boards, timing
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.dice import SeededDice
 from fibsd.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon, WinKind
+from fibsd.rules.timecontrol import Expiry, MatchClock
 from fibsd.store.api import Store
 from protocol.messages import TextLine
 from protocol.wording import Text, resume_synopsis_lines
@@ -76,8 +77,11 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         first_o_seat=dice.coin(), started_at=registry.clock.now(),
         redoubles_field=redoubles if unlimited else 0,
         crawford_disabled=not options.crawford,
+        timer=None if invitation.clock is None else MatchClock(invitation.clock),
     )
     first, second = inviter.name, invitee.name
+    if table.timer is not None and table.timer.control.correspondence:
+        registry.correspondence[pair_key(first, second)] = table
     _abandon_saved_match(inviter, invitee, replaced, out)
     out.write(lambda store: store.delete_saved_match(first, second))
     _seat(registry, table, inviter, invitee, out)
@@ -217,6 +221,9 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
         return
     seat = table.seat_of(session)
     assert seat is not None
+    if is_correspondence(table) and how is not Interruption.SHUT_DOWN:
+        _leave_correspondence(registry, table, session, seat, how, out)
+        return
     other = table.seats[1 - seat]
     name = session.name
     match how:
@@ -243,6 +250,7 @@ def interrupt(registry: Registry, session: Session, how: Interruption, out: Outc
         return
     if table.dropped is not None:
         _count_unreturned_drop(registry, table, out)
+    timing.pause(table, registry.clock.now())  # a saved match's clock waits (docs/clocks.md)
     table.persist(out)
     for player in (session, other):
         if player is not None:
@@ -260,6 +268,10 @@ def _suspend(registry: Registry, table: Table[Session], seat: int, out: Outcome)
     table.seats[seat] = None
     table.dropped = (seat, registry.clock.now())
     registry.suspended[dropper.key] = table
+    if table.timer is not None and table.timer.running == 1 - seat:
+        # The one still here may not act while the other is away: his clock waits (K8
+        # runs only the dropper's).
+        timing.pause(table, registry.clock.now())
     table.persist(out)
 
 
@@ -283,6 +295,9 @@ def reseat(registry: Registry, table: Table[Session], session: Session, out: Out
     registry.suspended.pop(session.key, None)
     table.seats[seat] = session
     session.table = table
+    if table.clock_paused:
+        table.clock_paused = False  # (the next save starts the waiting player's clock)
+        table.persist(out)
     other = table.seats[1 - seat]
     other_name = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))
@@ -333,6 +348,10 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     hand on (`fibsd.app.aftermath`): what acts on a match's end above the lobby hears of
     it there, never through a call from here."""
     match = table.match
+    if table.timer is not None:
+        table.timer.stop(registry.clock.now())
+        table.clock_stint = None
+        registry.correspondence.pop(pair_key(*table.names), None)
     updates: list[tuple[str, float, int]] = []
     winner, loser = won.winner, 1 - won.winner
     score = won.score
@@ -414,6 +433,8 @@ def conclude(registry: Registry, table: Table[Session], out: Outcome) -> None:
         how, table.match_won_how = table.match_won_how, None
         ending = Ending.BORNE_OFF if how is None else _ENDINGS[how]
         finish_match(registry, table, won, out, ending=ending)
+        return
+    _schedule(registry, table)
 
 
 _ENDINGS = {
@@ -421,3 +442,206 @@ _ENDINGS = {
     WinKind.DOUBLE_PASSED: Ending.DOUBLE_PASSED,
     WinKind.RESIGNED: Ending.RESIGNED,
 }
+
+
+# ------------------------------------------------------------------ match clocks
+
+
+def _schedule(registry: Registry, table: Table[Session]) -> None:
+    """Put the instant the running clock runs out on the server's heap (once per stint)."""
+    timer = table.timer
+    deadline = None if timer is None else timer.deadline()
+    if deadline is not None and deadline != table.scheduled_deadline:
+        table.scheduled_deadline = deadline
+        registry.deadlines.push(deadline, table)
+
+
+def tick_clocks(registry: Registry, now: float) -> Outcome:
+    """The clocks that ran out by `now`: overtime or a loss on time (club-play.md K4).
+    Looks only at the top of the heap: nothing is done per match per second."""
+    out = Outcome()
+    for when, table in registry.deadlines.due(now):
+        timer = table.timer
+        if timer is None or timer.deadline() != when:
+            continue  # the player acted (or the match was saved or ended) in time
+        table.scheduled_deadline = None
+        expire_clock(registry, table, now, out)
+    return out
+
+
+def check_clock(registry: Registry, table: Table[Session], out: Outcome) -> bool:
+    """Before an action at `table`: if the running clock ran out meanwhile (the ticker
+    has not come round yet), apply that first. True if it ended the match."""
+    timer = table.timer
+    deadline = None if timer is None else timer.deadline()
+    now = registry.clock.now()
+    if deadline is None or now < deadline:
+        return False
+    return expire_clock(registry, table, now, out)
+
+
+def expire_clock(registry: Registry, table: Table[Session], now: float, out: Outcome) -> bool:
+    """The running player's clock ran out: his overtime starts, or he loses the match
+    (rated as a loss, like a claimed match). True if the match ended."""
+    timer = table.timer
+    assert timer is not None
+    seat = timer.running
+    expiry = timer.expire(now)
+    if seat is None or expiry is None:
+        return False
+    name = table.names[seat]
+    if expiry is Expiry.OVERTIME:
+        duration = timing.duration(timer.control.overtime)
+        table.say(out, seat, TextLine.of(Text.YOU_IN_OVERTIME, duration=duration),
+                  TextLine.of(Text.IN_OVERTIME, name=name, duration=duration),
+                  TextLine.of(Text.IN_OVERTIME, name=name, duration=duration))
+        table.persist(out)
+        _schedule(registry, table)
+        return False
+    if table.dropped is not None:
+        # The clock ended first (K8): a loss on time, not a drop.
+        registry.suspended.pop(table.names[table.dropped[0]].lower(), None)
+        table.dropped = None
+    table.say(out, seat, TextLine.of(Text.YOU_LOSE_ON_TIME), TextLine.of(Text.LOSES_ON_TIME, name=name),
+              TextLine.of(Text.LOSES_ON_TIME, name=name))
+    winner = 1 - seat
+    score = list(table.match.score)
+    if table.match.length is not None:
+        score[winner] = max(score[winner], table.match.length)
+    finish_match(registry, table, MatchWon(winner, (score[0], score[1])), out, ending=Ending.TIME)
+    return True
+
+
+# ------------------------------------------------------------- correspondence (K7)
+
+
+def pair_key(name: str, other: str) -> tuple[str, str]:
+    low, high = sorted((name.lower(), other.lower()))
+    return low, high
+
+
+def is_correspondence(table: Table[Session]) -> bool:
+    return table.timer is not None and table.timer.control.correspondence
+
+
+def _leave_correspondence(registry: Registry, table: Table[Session], session: Session, seat: int,
+                          how: Interruption, out: Outcome) -> None:
+    """A player gets up from a correspondence match: it stays in progress (not a drop,
+    nothing waits for him); the clock runs for whoever is to move."""
+    other = table.seats[1 - seat]
+    table.seats[seat] = None
+    session.table = None
+    if how is Interruption.LEFT:
+        out.to(session, TextLine.of(Text.CORRESPONDENCE_YOU_LEFT, name=table.names[1 - seat],
+                                    opponent=table.names[1 - seat]))
+    if other is not None:
+        out.to(other, TextLine.of(Text.CORRESPONDENCE_LEFT, name=session.name))
+    table.persist(out)
+    if registry.get(session.name) is session:
+        registry.announce_status(session, out)
+
+
+def correspondence_tables(registry: Registry, name: str) -> list[Table[Session]]:
+    """`name`'s running correspondence matches (those loaded since the server started:
+    every login loads the user's, `load_correspondence`)."""
+    key = name.lower()
+    return [table for pair, table in registry.correspondence.items() if key in pair]
+
+
+def load_correspondence(registry: Registry, session: Session, out: Outcome) -> None:
+    """At login: bring `session`'s saved correspondence matches into play (their clocks
+    ran while the server was down or nobody was there; a deadline that passed ends the
+    match now), and remind him of those where he is to move. The saved matches are a
+    cold read (a job); what this server already runs is answered at once."""
+    name = session.name
+    _remind(registry, session, out)  # those this server runs already
+    read = registry.read(lambda store: store.saved_matches_of(name),
+                         lambda saved: _loaded_correspondence(registry, session, saved),
+                         name="correspondence at login")
+    out.run(attrs.evolve(read, holds_prompt=False))  # (the login does not wait for it)
+
+
+def _loaded_correspondence(registry: Registry, session: Session,
+                           saved: list[tuple[str, dict[str, Any]]]) -> Outcome:
+    out = Outcome()
+    loaded: list[Table[Session]] = []
+    for _opponent, data in saved:
+        clock = data.get("clock")
+        names = data.get("names")
+        if not isinstance(clock, dict) or not isinstance(names, list) or len(names) != 2:
+            continue
+        if not isinstance(clock.get("control"), dict) or clock["control"].get("per_move") is None:
+            continue
+        key = pair_key(str(names[0]), str(names[1]))
+        if key in registry.correspondence:
+            continue  # (running here already, or loaded while the read ran)
+        try:
+            table = restore_table(registry, data)
+        except ValueError:
+            continue
+        registry.correspondence[key] = table
+        timer = table.timer
+        if timer is not None and timer.running is not None and timer.since < registry.started_at:
+            # The stint spans a restart: nobody could move while the server was down, and
+            # the server cannot tell when it went down: the stint starts again.
+            timer.since = registry.started_at
+            table.persist(out)
+        check_clock(registry, table, out)
+        if key in registry.correspondence:
+            _schedule(registry, table)
+            loaded.append(table)
+    if loaded and registry.get(session.name) is session:
+        _remind(registry, session, out, only=loaded)
+    return out
+
+
+def _remind(registry: Registry, session: Session, out: Outcome,
+            only: list[Table[Session]] | None = None) -> None:
+    """`session` is to move at these correspondence matches: say so, with the time left."""
+    now = registry.clock.now()
+    for table in correspondence_tables(registry, session.name) if only is None else only:
+        timer = table.timer
+        if timer is None or timer.running is None:
+            continue
+        seat = table.seat_of_name(session.name)
+        if timer.running == seat:
+            opponent = table.names[1 - seat]
+            out.to(session, TextLine.of(Text.CORRESPONDENCE_YOUR_MOVE, name=opponent, opponent=opponent,
+                                        duration=timing.duration(timer.remaining(seat, now))))
+
+
+def enter_correspondence(registry: Registry, session: Session, name: str, out: Outcome) -> None:
+    """`correspondence NAME`: sit down at the correspondence match with NAME."""
+    table = next((t for t in correspondence_tables(registry, session.name)
+                  if t.names[1 - t.seat_of_name(session.name)].lower().startswith(name.lower())), None)
+    if table is None:
+        out.to(session, TextLine.of(Text.NO_CORRESPONDENCE_WITH, name=name))
+        return
+    if session.table is table:
+        return
+    if session.table is not None or session.chouette is not None:
+        out.to(session, TextLine.of(Text.YOU_ARE_ALREADY_PLAYING))
+        return
+    if check_clock(registry, table, out):
+        return
+    seat = table.seat_of_name(session.name)
+    stop_watching(session, out)
+    session.invitation = None
+    table.seats[seat] = session
+    session.table = table
+    other = table.seats[1 - seat]
+    opponent = table.names[1 - seat]
+    out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
+    if other is not None:
+        out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
+    match = table.match
+    turn = match.game.turn
+    out.lines(session, *resume_synopsis_lines(
+        turn=table.names[turn if turn is not None else 0],
+        match_length=match.length,
+        names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
+    ))
+    out.to(session, boards.board_for(table, session, seat))
+    table.prompt_current(out)
+    registry.announce_status(session, out)
+    conclude(registry, table, out)

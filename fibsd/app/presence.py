@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fibsd.app import aftermath, chouettes, tournaments
-from fibsd.app.lobby import Interruption, interrupt, reseat, stop_watching
+from fibsd.app.lobby import Interruption, interrupt, load_correspondence, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
 from fibsd.app.presentation import WHO_INFO_END, local_time, own_info, who_line
@@ -85,6 +85,7 @@ def log_in(
     registry.announce_arrival(session, own_line + WHO_INFO_END, news=older is None, out=out)
     _finally_here(registry, session, out)
     _back_to_the_board(registry, session, taken_over, out)
+    load_correspondence(registry, session, out)  # (and the reminders, docs/clocks.md)
     chouettes.arrive(registry, session, out)
     tournaments.arrive(registry, session, out)
     return aftermath.hand_on(registry, out)  # (a match resumed at once may have ended)

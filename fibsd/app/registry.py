@@ -23,6 +23,7 @@ from fibsd.analysis import AnalysisQueue
 from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
+from fibsd.app.play.timing import Deadlines
 from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
 from fibsd.clock import Clock
@@ -62,6 +63,9 @@ class Registry:
         #: against one of them rates it without reading the store).
         self._gone_accounts: dict[str, Account] = {}
         self.clock = clock
+        #: When this server started: a correspondence stint that began before it spans
+        #: the downtime, and starts again from here (docs/clocks.md).
+        self.started_at = clock.now()
         self.hasher = hasher
         motd = load_motd(config.motd_file)
         if config.club_name not in "\n".join(motd):
@@ -84,6 +88,11 @@ class Registry:
         #: on first use, so a restart resumes them with all their results).
         self.tournaments: dict[str, Tournament] = {}
         self.tournaments_loaded = False
+        #: When running match clocks run out, nearest first (`fibsd.app.lobby.tick_clocks`).
+        self.deadlines: Deadlines[Table[Session]] = Deadlines()
+        #: Running correspondence matches by the pair's name keys (sorted), seated or not
+        #: (`fibsd.app.lobby`: they stay in progress across logouts, K7).
+        self.correspondence: dict[tuple[str, str], Table[Session]] = {}
         self.peak_online = 0
         #: Matches waiting for engine analysis (the shell fills it from the store at
         #: start-up and says whether gnubg is there; fibsd.app.verbs.analysis).

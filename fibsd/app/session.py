@@ -22,6 +22,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import Table
 from fibsd.limits import TokenBucket
+from fibsd.rules.timecontrol import TimeControl
 from protocol import commands as c
 from protocol.messages import Message
 
@@ -48,6 +49,8 @@ class Invitation:
     jacoby: bool = False
     nocrawford: bool = False  # the inviter asks for no Crawford rule (fibsd's option word)
     beavers: bool = False  # money play with beavers (fibsd's option word)
+    #: The match clock agreed with the invitation (docs/clocks.md); None: no clock.
+    clock: TimeControl | None = None
 
     @property
     def resume(self) -> bool:

@@ -11,12 +11,15 @@ between two ticks as well.
 
 from __future__ import annotations
 
-from fibsd.app import aftermath, chouettes, tournaments
+from fibsd.app import aftermath, chouettes, lobby, tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 
 #: How often the chouettes' deadlines are checked (answer time, grace periods).
 CHOUETTE_TICK_SECONDS = 1.0
+#: The longest the ticker sleeps while a match clock runs: a clock started meanwhile
+#: with a nearer deadline is then seen within this (deadlines hold to the second).
+CLOCK_TICK_SECONDS = 1.0
 
 
 def next_tick_in(registry: Registry) -> float | None:
@@ -27,7 +30,9 @@ def next_tick_in(registry: Registry) -> float | None:
     tournament_tick = tournaments.next_tick_in(registry)
     if tournament_tick is not None:
         wanted.append(tournament_tick)
-    # Match clocks: their own "how soon" here.
+    nearest = registry.deadlines.nearest()  # match clocks: the top of their heap only
+    if nearest is not None:
+        wanted.append(min(CLOCK_TICK_SECONDS, max(0.0, nearest - registry.clock.now())))
     return min(wanted, default=None)
 
 
@@ -36,5 +41,5 @@ def tick(registry: Registry, now: float) -> Outcome:
     out = Outcome()
     out.extend(chouettes.tick(registry, now))
     out.extend(tournaments.tick(registry, now))
-    # Match clocks: their own tick here, adding to `out`.
+    out.extend(lobby.tick_clocks(registry, now))
     return aftermath.hand_on(registry, out)

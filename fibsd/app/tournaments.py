@@ -20,6 +20,7 @@ from fibsd.app import lobby
 from fibsd.app.outcome import MatchFinished, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
+from fibsd.rules.timecontrol import TimeControl
 from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament
 from protocol.messages import TextLine
 from protocol.wording import Text
@@ -167,8 +168,19 @@ def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: 
         return
     pairing.started = True
     persist(tournament, out)
-    invitation = Invitation(second.key, tournament.length)
-    out.extend(lobby.start_match(registry, first, second, invitation))
+    out.extend(lobby.start_match(registry, first, second, _invitation(registry, tournament, second)))
+
+
+def _invitation(registry: Registry, tournament: Tournament, invitee: Session) -> Invitation:
+    """The invitation the server makes for a pairing's players: the tournament's length,
+    and its clock (docs/clocks.md: DELAY seconds of delay, RESERVE per point, the server's
+    default overtime)."""
+    clock = None
+    if tournament.clock is not None:
+        delay, reserve = tournament.clock
+        clock = TimeControl.delay_clock(delay, reserve, tournament.length,
+                                        overtime=registry.config.clock_default_overtime_seconds)
+    return Invitation(invitee.key, tournament.length, clock=clock)
 
 
 def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
@@ -183,7 +195,7 @@ def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
     if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
         return out
     if saved is None:
-        out.extend(lobby.start_match(registry, first, second, Invitation(second.key, tournament.length)))
+        out.extend(lobby.start_match(registry, first, second, _invitation(registry, tournament, second)))
     else:
         out.extend(lobby.resume_match(registry, first, second, saved))
     return out

@@ -201,3 +201,14 @@ def test_motd_lines_are_made_safe(tmp_path: Path) -> None:
 def test_unreadable_motd_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^setting 'motd_file': cannot read "):
         load_motd(tmp_path)  # a directory
+
+
+def test_clock_settings_are_read_and_checked(tmp_path: Path) -> None:
+    config = Config.from_toml(write(tmp_path, "[clocks]\nclock_required_for_rated = true\n"
+                                              "clock_default_overtime_seconds = 60\n"))
+    assert config.clock_required_for_rated and config.clock_default_overtime_seconds == 60
+    with pytest.raises(ConfigError) as bad:
+        Config.from_toml(write(tmp_path, "[clocks]\nclock_max_reserve_seconds = 0\n"))
+    assert bad.value.setting == "clock_max_reserve_seconds"
+    with pytest.raises(ConfigError):
+        Config.from_toml(write(tmp_path, "[clocks]\ncorrespondence_max_days = 400\n"))

@@ -218,3 +218,49 @@ def test_a_knockout_with_consolation_shows_both_brackets() -> None:
     assert shown[shown.index("  Round 2:") + 1] == "    pa beats pb 1-0"
     assert "  Round 2, consolation bracket:" in shown
     assert shown[-2:] == ["  Winner: pa", "  Consolation winner: pc"]
+
+
+def test_a_claimed_drop_is_the_pairing_result() -> None:
+    driver = _driver(limits__reconnect_grace_seconds=60)
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create cl knockout 3 noshow 30")
+    driver.send("pa", "tournament join cl")
+    driver.send("pb", "tournament join cl")
+    driver.send("pa", "tournament start cl")
+    assert _playing(driver, "pa") == "pb"
+    driver.log_out("pb", Departure.DROPPED)  # the table waits for him: not a no-show
+    driver.tick(61)
+    assert driver.registry.tournaments["cl"].winner is None
+    told = driver.send("pa", "claim")
+    assert "** pb did not come back: you claim the match." in told
+    assert "Tournament cl: pa beats pb 3-0." in told, told
+    assert "Tournament cl is over: pa wins." in told
+def test_a_clocked_tournament_clocks_its_matches_and_a_loss_on_time_is_a_result() -> None:
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create clk knockout 1 clock 1 2 noshow 600")
+    assert "  No-show time 600 seconds; clock: 1 seconds delay, 2 seconds reserve per point." in (
+        driver.send("pa", "tournament show clk"))
+    driver.send("pa", "tournament join clk")
+    driver.send("pb", "tournament join clk")
+    driver.send("pa", "tournament start clk")
+    table = driver.sessions["pa"].table
+    assert table is not None and table.timer is not None  # the match is clocked
+    turn = table.match.game.turn
+    assert turn is not None
+    on_turn = table.names[turn]
+    other = table.names[1 - turn]
+    driver.tick(3600)  # nobody acts: the player on turn runs out of time
+    told = driver.take("pa")
+    assert f"Tournament clk: {other} beats {on_turn} 1-0." in told, told
+    assert driver.registry.tournaments["clk"].winner == other
+
+
+def test_a_club_that_requires_clocks_refuses_a_tournament_without_one() -> None:
+    driver = _driver(clocks__clock_required_for_rated=True)
+    driver.log_in("pa")
+    assert driver.send("pa", "tournament create x knockout 1") == [
+        "** Rated matches here need a clock: add 'clock' to the tournament."]
+    assert driver.send("pa", "tournament create x knockout 1 clock")[0].startswith("Tournament x opened")

@@ -65,6 +65,8 @@ PARSED: list[tuple[str, Command]] = [
     ("invite bob UNLIMITED", c.Invite("bob", unlimited=True)),
     ("invite bob 5 holland", c.Invite("bob", 5, options=("holland",))),
     ("invite bob unlimited Jacoby please", c.Invite("bob", unlimited=True, options=("jacoby",))),
+    ("clock", c.ClockCommand()),
+    ("correspondence bob", c.Correspondence("bob")),
     ("join", c.Join()),
     ("join bob", c.Join("bob")),
     ("watch bob", c.Watch("bob")),
@@ -601,6 +603,7 @@ commands: st.SearchStrategy[Command] = st.one_of(
                         st.none() | st.integers(1, 3600), st.none() | st.integers(2, 512), st.booleans(),
                         st.just(False))),
     st.builds(c.Setbot, names, st.booleans()),
+    st.builds(c.Correspondence, st.none() | names),
 )
 
 login_lines: st.SearchStrategy[LoginLine] = st.one_of(
@@ -620,7 +623,7 @@ def test_the_strategy_covers_every_command_type() -> None:
         c.Ban, c.Unban, c.Mute, c.Unmute, c.Adduser, c.Invitecode,
         c.Double, c.Accept, c.Reject, c.Beaver, c.Raccoon, c.Chouette, c.Team, c.Boxside,
         c.Analyse, c.Analysis,
-        c.Tournament, c.Setbot,
+        c.Tournament, c.Setbot, c.Correspondence,
     }
     assert covered == set(typing.get_args(Command))
 
@@ -684,3 +687,54 @@ def test_tournament_and_setbot_refusals_say_the_usage(line: str) -> None:
     with pytest.raises(CommandError) as caught:
         parse_command(line)
     assert caught.value.lines[0].startswith("** ")
+
+
+# --- clocks (club-play.md K9) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "clock"),
+    [
+        ("invite bob 5 clock", c.InviteClock(12, 120, True, None, None, ("clock",))),
+        ("invite bob 1 clock 1 1", c.InviteClock(1, 1, True, None, None, ("clock", "1", "1"))),
+        ("invite bob 7 CLOCK 12.5 90 overtime 60",
+         c.InviteClock(12.5, 90, True, 60, None, ("clock", "12.5", "90", "overtime", "60"))),
+        ("invite bob 5 clock fast", c.InviteClock(8, 20, True, None, None, ("clock", "fast"))),
+        ("invite bob 5 clock normal", c.InviteClock(10, 60, True, None, None, ("clock", "normal"))),
+        ("invite bob 5 clock casual", c.InviteClock(15, 180, True, None, None, ("clock", "casual"))),
+        ("invite bob 5 clock bullet", c.InviteClock(2, 30, False, None, None, ("clock", "bullet"))),
+        ("invite bob 5 days 2", c.InviteClock(days=2, words=("days", "2"))),
+        ("invite bob 5 days 0.0001", c.InviteClock(days=0.0001, words=("days", "0.0001"))),
+        ("invite bob 5 holland clock", c.InviteClock(12, 120, True, None, None, ("clock",))),
+    ],
+)
+def test_invite_with_a_clock(line: str, clock: c.InviteClock) -> None:
+    command = parse_command(line)
+    assert isinstance(command, c.Invite)
+    assert command.clock == clock
+    assert parse_command(format_command(command)) == command
+
+
+def test_clock_words_leave_the_other_options_alone() -> None:
+    command = parse_command("invite bob unlimited jacoby clock 3 100")
+    assert command == c.Invite("bob", unlimited=True, options=("jacoby",),
+                               clock=c.InviteClock(3, 100, True, None, None, ("clock", "3", "100")))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["invite bob 5 clock 12", "invite bob 5 clock 12 x", "invite bob 5 days", "invite bob 5 days -1",
+     "invite bob 5 days 0", "invite bob 5 clock 1 0", "invite bob 5 days 1 clock",
+     "invite bob 5 clock overtime", "invite bob 5 clock 1e9 1", "invite bob 5 days 99999999"],
+)
+def test_a_malformed_clock_is_refused(line: str) -> None:
+    with pytest.raises(CommandError) as refused:
+        parse_command(line)
+    assert str(refused.value).startswith("** usage: invite <user> <length> clock")
+
+
+def test_clock_and_correspondence_commands() -> None:
+    assert parse_command("clock") == c.ClockCommand()
+    assert parse_command("correspondence") == c.Correspondence()
+    assert parse_command("correspondence bob") == c.Correspondence("bob")
+    assert parse_command("cl") == c.Clear()  # FIBS's verbs win prefix matching

@@ -216,6 +216,7 @@ NOT_IN_REFERENCE = {
     Text.WAITFOR_LIST_ENTRY, Text.AWAY_LIST_ENTRY, Text.BOARD_REDOUBLES, Text.BOARD_CUBE_OWNER,
     Text.BOARD_COUNTS, Text.BOARD_ROLLED, Text.BOARD_BORDER_LABEL, Text.DONE,
     Text.OLDMOVES_CANT_MOVE, Text.OLDMOVES_PLAY, Text.REDOUBLE_WRONG_WORD,
+    Text.BOARD_CLOCK,  # fibsd's match clocks (docs/clocks.md)
     Text.SAVED_UNLIMITED_WARNING,  # the reference abbreviates it: "(or `…the saved unlimited match!`)"
 }
 

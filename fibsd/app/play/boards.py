@@ -46,6 +46,7 @@ class TableView(Protocol):
     def redoubles_field(self) -> int: ...
     def is_o(self, seat: int) -> bool: ...
     def seat_of(self, occupant: object) -> int | None: ...
+    def clock_labels(self, seat: int) -> tuple[str, str] | None: ...
 
 #: FIBS's match length for unlimited matches in the board line.
 UNLIMITED_LENGTH = 9999
@@ -163,13 +164,18 @@ def board_line(table: TableView, seat: int, *, as_player: bool) -> BoardLine:
 def board_for(table: TableView, viewer: Viewer, seat: int) -> BoardMessage:
     """`viewer`'s board in its board style, from `seat`'s side."""
     playing = table.seat_of(viewer) == seat
-    return board_message(board_line(table, seat, as_player=playing), viewer, playing=playing)
+    return board_message(board_line(table, seat, as_player=playing), viewer, playing=playing,
+                         clocks=table.clock_labels(seat))
 
 
-def board_message(line: BoardLine, viewer: Viewer, *, playing: bool) -> BoardMessage:
-    """`line` for `viewer` in its board style (`playing`: `line` has `You` for him)."""
+def board_message(line: BoardLine, viewer: Viewer, *, playing: bool,
+                  clocks: tuple[str, str] | None = None) -> BoardMessage:
+    """`line` for `viewer` in its board style (`playing`: `line` has `You` for him);
+    `clocks`: the match clocks an ASCII board shows (the `board:` line has no room)."""
+    style = viewer.account.variables.boardstyle
     return BoardMessage(
         line,
-        style=viewer.account.variables.boardstyle,
+        style=style,
         player_name=viewer.name if playing else None,
+        clocks=clocks if style != 3 else None,
     )

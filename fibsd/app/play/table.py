@@ -33,6 +33,8 @@ from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_er
 from fibsd.clock import Clock
 from fibsd.dice import DiceSource, SeededDice
 from fibsd.store.api import MatchChange, MatchCopy, MatchSave, save_running_match
+from fibsd.app.play import timing
+from fibsd.rules.timecontrol import MatchClock
 from fibsd.rules import (
     CheckersMoved,
     CubeOffered,
@@ -106,8 +108,20 @@ class Table(Generic[O]):
         crawford_disabled: bool = False,
         awaiting_join: frozenset[int] = frozenset(),
         opening_done: bool = False,
+        timer: MatchClock | None = None,
     ) -> None:
         self.clock = clock
+        #: The match clock (docs/clocks.md), None for a match without one. `timing.sync`
+        #: starts and stops it at every change of who is to act.
+        self.timer = timer
+        #: Who is to act, as the clock last saw it (`timing.stint_key`).
+        self.clock_stint: tuple[int, ...] | None = None
+        #: A saved match's clock waits (`timing.pause`).
+        self.clock_paused = False
+        #: The deadline this table last put on the server's heap (`lobby.tick_clocks`).
+        self.scheduled_deadline: float | None = None
+        if timer is not None and timer.running is not None:
+            self.clock_stint = timing.stint_key(match, frozenset(awaiting_join), opening_done)
         #: This match's dice (seeded and committed in production).
         self.dice = dice
         #: The server's count of every roll (`dicetest`), shared by all tables.
@@ -180,6 +194,19 @@ class Table(Generic[O]):
                 found.extend(occupant.watched_by)
         return found
 
+    def viewers(self) -> Iterator[O]:
+        """The players at the table, then everyone watching either of them."""
+        for _seat, player in self._players():
+            yield player
+        yield from self.watchers()
+
+    def clock_labels(self, seat: int) -> tuple[str, str] | None:
+        """The clocks beside the names on `seat`'s ASCII board (his, his opponent's)."""
+        if self.timer is None:
+            return None
+        now = self.clock.now()
+        return (timing.board_label(self.timer, seat, now), timing.board_label(self.timer, 1 - seat, now))
+
     def _players(self) -> Iterator[tuple[int, O]]:
         for seat, occupant in enumerate(self.seats):
             if occupant is not None:
@@ -220,7 +247,8 @@ class Table(Generic[O]):
                         continue
                     if seen is None:
                         seen = boards.board_line(self, seat, as_player=False)
-                    out.to(watcher, boards.board_message(seen, watcher, playing=False))
+                    out.to(watcher, boards.board_message(seen, watcher, playing=False,
+                                                         clocks=self.clock_labels(seat)))
 
     def board(self, viewer: O, seat: int) -> BoardMessage:
         return boards.board_for(self, viewer, seat)
@@ -243,6 +271,7 @@ class Table(Generic[O]):
             "awaiting_join": sorted(self.awaiting_join),
             "opening_done": self.opening_done,
             "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
+            **({} if self.timer is None else {"clock": self.timer.to_dict()}),
         }
 
     @classmethod
@@ -253,6 +282,9 @@ class Table(Generic[O]):
             if data.get("format") != SAVED_FORMAT:
                 raise ValueError("unknown saved match format")
             names = data["names"]
+            timer = None if data.get("clock") is None else MatchClock.from_dict(data["clock"])
+            if timer is not None:
+                timer.resumed(clock.now())  # (docs/clocks.md: the downtime is nobody's)
             return cls(
                 Match.from_dict(data["match"]),
                 (str(names[0]), str(names[1])),
@@ -262,7 +294,7 @@ class Table(Generic[O]):
                 crawford_disabled=bool(data["crawford_disabled"]),
                 awaiting_join=frozenset(int(seat) for seat in data["awaiting_join"]),
                 opening_done=bool(data["opening_done"]),
-                clock=clock, dice=dice, roll_counts=roll_counts,
+                clock=clock, dice=dice, roll_counts=roll_counts, timer=timer,
             )
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"not a saved match: {error!r}") from error
@@ -278,6 +310,7 @@ class Table(Generic[O]):
         each part lives in a saved match is the store's business.
         """
         now = self.clock.now()
+        timing.sync(self, now, out)  # the one point where a clock starts and stops
         match = self.match
         game = match.game
         finished = match.finished_count

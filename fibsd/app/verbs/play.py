@@ -26,6 +26,7 @@ from fibsd.app.play.notation import bearoff_text
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
+from fibsd.app.verbs import clocks
 from fibsd.app.verbs.social import refuse_if_muted
 from fibsd.matfile import MatchRecord, mat_lines, record_summary
 from fibsd.rules import (
@@ -72,6 +73,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     if target is session:
         out.to(session, TextLine.of(Text.INVITE_SELF))
         return
+    if lobby.pair_key(session.name, target.name) in registry.correspondence:
+        out.to(session, TextLine.of(Text.CORRESPONDENCE_USE_IT, name=target.name, opponent=target.name))
+        return
     if not session.account.toggles.ready:
         # Inviting always turns your own ready flag on (§5.2), silently but for the 5/6.
         session.set_toggle("ready", True, out)
@@ -94,11 +98,14 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     ):
         out.to(session, TextLine.of(Text.NOT_EXPERIENCED_ENOUGH))
         return
+    allowed, clock = clocks.invitation_clock(registry, session, command, out)
+    if not allowed:
+        return
     options = set(command.options)
     session.invitation = Invitation(
         invitee_key=target.key, length=command.length, unlimited=command.unlimited,
         holland="holland" in options, jacoby="jacoby" in options,
-        nocrawford="nocrawford" in options, beavers="beavers" in options,
+        nocrawford="nocrawford" in options, beavers="beavers" in options, clock=clock,
     )
     if resume:
         out.to(session, TextLine.of(Text.YOU_INVITED_RESUME, name=target.name))
@@ -113,6 +120,11 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
     rules = _invitation_rules(command.options, unlimited=command.unlimited)
     if rules and not resume:
         out.to(target, TextLine.of(Text.INVITATION_RULES, text=rules))
+    if clock is not None and not resume:
+        # A plain line after FIBS's two (a client shows it as text; docs/clocks.md).
+        terms = TextLine.of(Text.MATCH_CLOCK, text=clocks.terms(clock))
+        out.to(session, terms)
+        out.to(target, terms)
     if not resume and saved is not None:
         length = saved.length
         if length is None:
@@ -426,6 +438,8 @@ def game_command(registry: Registry, session: Session, command: c.Command, out: 
     if table.between_games or table.match.over:
         out.to(session, TextLine.of(Text.NOT_PLAYING))
         return
+    if lobby.check_clock(registry, table, out):
+        return  # the clock ran out before this command came: the match is over
     if table.dropped is not None:
         out.to(session, TextLine.of(Text.OPPONENT_DISCONNECTED, name=other_name))
         return

@@ -16,6 +16,7 @@ import attrs
 from fibsd.accounts import Account
 from fibsd.app import tournaments
 from fibsd.app.outcome import Outcome
+from fibsd.app.play import timing
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.rules.tournament import (
@@ -85,6 +86,8 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
     if registry.config.tournament_creators == "admins" and not registry.config.is_admin(session.name):
         out.to(session, TextLine.of(Text.TOURNAMENT_CREATE_ADMINS_ONLY))
         return
+    if not _clock_allowed(registry, session, spec, out):
+        return
     known = tournaments.tournaments(registry)
     existing = known.get(name.lower())
     if existing is not None and existing.phase in (Phase.OPEN, Phase.RUNNING):
@@ -102,6 +105,27 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
     line = TextLine.of(Text.TOURNAMENT_CREATED, text=name, name=session.name)
     out.to(session, line)
     out.to_each([s for s in tournaments.audience(registry, created) if s is not session], line)
+
+
+def _clock_allowed(registry: Registry, session: Session, spec: c.TournamentSpec, out: Outcome) -> bool:
+    """The club's clock rules (docs/clocks.md) hold for a tournament's matches too: they
+    are rated, so a club that requires a clock requires it here; the delay and the whole
+    reserve stay within the club's limits."""
+    config = registry.config
+    if spec.clock is None:
+        if config.clock_required_for_rated:
+            out.to(session, TextLine.of(Text.TOURNAMENT_CLOCK_REQUIRED))
+            return False
+        return True
+    delay, reserve = spec.clock
+    if delay > config.clock_max_delay_seconds:
+        out.to(session, TextLine.of(Text.CLOCK_DELAY_TOO_LONG, seconds=int(config.clock_max_delay_seconds)))
+        return False
+    if reserve * spec.length > config.clock_max_reserve_seconds:
+        out.to(session, TextLine.of(Text.CLOCK_RESERVE_TOO_LONG,
+                                    duration=timing.duration(config.clock_max_reserve_seconds)))
+        return False
+    return True
 
 
 def _join(registry: Registry, session: Session, tournament: Tournament, out: Outcome) -> None:

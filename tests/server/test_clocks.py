@@ -1,0 +1,65 @@
+"""Match clocks end to end over TCP (docs/clocks.md): the real ticker, the real wall clock.
+
+A 1-point match with `clock 1 1` (1 s delay, 1 s reserve): the invited player wins the
+opening roll and does nothing, and loses on time within a few seconds. Each kind of
+client hears it in its own lines: the telnet user in words, the CLIP client that did not
+opt in only in FIBS's `... wins the 1 point match 1-0 .`, the watcher in both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from fibsd.clock import SystemClock
+from fibsd.dice import ScriptedDice
+from tests.server.client import TestClient
+from tests.server.helpers import register, telnet_login
+from tests.server.players import Player
+
+
+async def _telnet(running: Any, name: str) -> TestClient:
+    await register(running, name)
+    client, _ = await telnet_login(running, name)
+    return client
+
+
+def _ends(text: str) -> Any:
+    # (a telnet line may follow the `> ` prompt on the same line)
+    return lambda line: line.endswith(text)
+
+
+async def test_the_invited_player_who_does_nothing_loses_on_time(start_server: Any) -> None:
+    running = await start_server(clock=SystemClock(), dice=ScriptedDice([1, 3], coin=0))
+    alice = await Player.join_server(running, "alice")  # CLIP, no `toggle extensions`
+    bob = await _telnet(running, "bob")
+    await bob.send("toggle ready")
+    await bob.read_until(_ends("** You're now ready to invite or join someone."))
+    carol = await _telnet(running, "carol")
+    await carol.send("watch alice")
+    await carol.read_until(_ends("You're now watching alice."))
+
+    await alice.send("invite bob 1 clock 1 1")
+    await alice.expect("** You invited bob to a 1 point match.")
+    await alice.expect("Clock: delay 1 s, reserve 0:01.")
+    await bob.read_until(_ends("Clock: delay 1 s, reserve 0:01."))
+    await bob.send("join alice")
+    await bob.read_until(_ends("It's your turn to move."))  # bob rolled 3, alice 1
+    started = trio.current_time()
+
+    lost = await bob.read_until(_ends("** You ran out of time and lose the match."), timeout=10)
+    assert trio.current_time() - started < 5
+    await bob.read_until(_ends("alice wins the 1 point match 1-0 ."))
+    assert not any("wins the 1 point match" in line for line in lost)
+
+    seen = await alice.expect("You win the 1 point match 1-0 .", timeout=10)
+    assert not any("time" in line for line in seen)  # no line a FIBS client does not know
+    await carol.read_until(_ends("** bob ran out of time and loses the match."), timeout=10)
+    await carol.read_until(_ends("alice wins the 1 point match 1-0 ."))
+
+    # Rated as a loss, and nobody plays any more.
+    await alice.send("whois bob")
+    await alice.expect("  Rating: 1490.00 Experience: 1")
+    await alice.send("clock")
+    await alice.expect("** No clock: you're not playing or watching a match with one.")
