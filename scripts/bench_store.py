@@ -16,6 +16,8 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 from statistics import median
 
@@ -48,20 +50,35 @@ def cluster_cpu_seconds(cluster: pgcluster.Cluster) -> float:
     return total
 
 
-def run_loadgen(args: argparse.Namespace, store: str | None) -> dict[str, str]:
-    command = [sys.executable, "-m", "fibsd.tools.loadgen", "matches",
-               "--sessions", str(2 * args.matches), "--matches", str(args.matches),
-               "--warmup", str(args.warmup), "--seconds", str(args.seconds),
-               "--think-ms", str(args.think_ms), "--sample-seconds", str(args.seconds + args.warmup + 60),
-               *(["--store", store] if store else [])]
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False, timeout=1800)
+def run_loadgen(args: argparse.Namespace, store: str | None,
+                cluster: pgcluster.Cluster) -> tuple[dict[str, str], float]:
+    """One loadgen run; its figures, and the cluster's CPU seconds during the measured play
+    (from the `play` phase for --seconds, read off loadgen's phase file)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        phase_file = Path(scratch) / "phase"
+        command = [sys.executable, "-m", "fibsd.tools.loadgen", "matches",
+                   "--sessions", str(2 * args.matches), "--matches", str(args.matches),
+                   "--warmup", str(args.warmup), "--seconds", str(args.seconds),
+                   "--think-ms", str(args.think_ms), "--phase-file", str(phase_file),
+                   *(["--store", store] if store else [])]
+        process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        database_cpu = 0.0
+        while process.poll() is None:  # wait for the measured play to begin
+            if phase_file.exists() and phase_file.read_text().strip() == "play":
+                before = cluster_cpu_seconds(cluster)
+                time.sleep(args.seconds)  # the play loadgen measures
+                database_cpu = cluster_cpu_seconds(cluster) - before
+                break
+            time.sleep(0.1)
+        stdout, stderr = process.communicate(timeout=1800)
     figures: dict[str, str] = {}
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         name, _, value = line.partition(": ")
         figures.setdefault(name.strip(), value.strip())
-    if done.returncode != 0:
-        print(done.stdout[-3000:], done.stderr[-3000:], file=sys.stderr)
-    return figures
+    if process.returncode != 0:
+        print(stdout[-3000:], stderr[-3000:], file=sys.stderr)
+    return figures, database_cpu
 
 
 def main() -> int:
@@ -82,17 +99,10 @@ def main() -> int:
                     with psycopg.connect(cluster.url, autocommit=True) as connection:
                         connection.execute(f"CREATE DATABASE {name}")
                     url = cluster.url_of(name)
-                database_before = cluster_cpu_seconds(cluster)
-                figures = run_loadgen(args, url)
-                database_cpu = cluster_cpu_seconds(cluster) - database_before
-                samples = [value for key, value in figures.items() if key.startswith("sample_at_")]
-                per_command = [float(part.split("=")[1]) for sample in samples
-                               for part in sample.split() if part.startswith("server_cpu_us_per_command=")]
-                commands = float(figures.get("commands", "0") or 0)
+                figures, database_cpu = run_loadgen(args, url, cluster)
                 row = {name: float(figures.get(name, "nan")) for name in FIGURES}
-                row["server_cpu_us_per_command"] = per_command[-1] if per_command else float("nan")
-                # The whole run's commands (login, warm-up, play): the database's CPU per command.
-                answered = float(figures.get("commands_answered", commands) or commands)
+                row["server_cpu_us_per_command"] = float(figures.get("server_cpu_us_per_command", "nan"))
+                answered = float(figures.get("commands_answered", "0") or 0)
                 row["database_cpu_us_per_command"] = (
                     1e6 * database_cpu / answered if backend == "postgresql" and answered else 0.0)
                 results[backend].append(row)

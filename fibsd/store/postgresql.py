@@ -130,6 +130,10 @@ class _Connection:
             return _Cursor(cursor)
 
 
+class _RerunWithSavepoints(Exception):
+    """A write failed in the batch's optimistic pass: roll back, run it with savepoints."""
+
+
 class _Unavailable(Exception):
     """The database could not be reached, or the connection broke: try again."""
 
@@ -240,14 +244,26 @@ class PostgreSQLDatabase:
         Waiting for a database that is down happens before the block starts."""
         batch = getattr(self._batch, "connection", None)
         if batch is not None:
+            if not self._batch.savepoints or self._batch.depth > 0:
+                # The optimistic pass (no savepoints: a failing write reruns the batch
+                # with them), or a write inside a write: the outer savepoint covers it.
+                self._batch.depth += 1
+                try:
+                    yield _Connection(batch, self._statements)
+                finally:
+                    self._batch.depth -= 1
+                return
             after: list[Callable[[], None]] = self._batch.after
             kept = len(after)
+            self._batch.depth = 1
             try:
                 with batch.transaction():  # a savepoint: one failing write undoes itself alone
                     yield _Connection(batch, self._statements)
             except BaseException:
                 del after[kept:]  # nor do its changes of the Reader's facts happen
                 raise
+            finally:
+                self._batch.depth = 0
             return
         slot = self._retrying(self._checked_out, "write")
         connection, release = slot
@@ -256,6 +272,12 @@ class PostgreSQLDatabase:
                 yield _Connection(connection, self._statements)
         finally:
             release()
+
+    def _checked_out_unchecked(self) -> tuple[psycopg.Connection[Any], Any]:
+        """A pool connection, and how to give it back."""
+        manager = self._connection()
+        connection = manager.__enter__()
+        return connection, lambda: manager.__exit__(None, None, None)
 
     def _checked_out(self) -> tuple[psycopg.Connection[Any], Any]:
         """A pool connection known to answer (`SELECT 1`), and how to give it back."""
@@ -269,17 +291,22 @@ class PostgreSQLDatabase:
         return connection, lambda: manager.__exit__(None, None, None)
 
     @contextmanager
-    def batch(self) -> Iterator[None]:
-        """One transaction for `run_batch`'s writes (each `write()` a savepoint of it).
+    def batch(self, *, savepoints: bool = True) -> Iterator[None]:
+        """One transaction for `run_batch`'s writes (each `write()` a savepoint of it, or,
+        with `savepoints` False, none: each savepoint is a round trip to the server).
         Raises `_Unavailable` if the connection broke before COMMIT was acknowledged and
-        the transaction did not commit; the caller runs the whole batch again."""
-        connection, release = self._retrying(self._checked_out, "commit")
+        the transaction did not commit; the caller runs the whole batch again. (No
+        `SELECT 1` first: a broken connection fails the first statement, and the batch
+        is run again on a new one.)"""
+        connection, release = self._retrying(self._checked_out_unchecked, "commit")
         psycopg = self._psycopg
         txid: int | None = None
         after: list[Callable[[], None]] = []
         try:
             self._batch.connection = connection
             self._batch.after = after
+            self._batch.savepoints = savepoints
+            self._batch.depth = 0
             try:
                 with connection.transaction():
                     txid = int(connection.execute("SELECT txid_current()").fetchone()[0])
@@ -429,9 +456,27 @@ class PostgreSQLStore(Families):
 
     def run_batch(self, writes: Any) -> list[BaseException | None]:
         """Group commit (`Families.run_batch`), run again whole if the database went away
-        before the batch's COMMIT was acknowledged (so it did not commit)."""
+        before the batch's COMMIT was acknowledged (so it did not commit).
+
+        Optimistic: the writes first run without savepoints (a savepoint is two round
+        trips to the server, for each write); if one fails, that transaction is rolled
+        back and the batch runs again with a savepoint per write, as on SQLite, so the
+        failing write is undone alone."""
         parent = super().run_batch
-        results: list[BaseException | None] = self._database.run_batch(lambda: parent(writes))
+
+        def attempt() -> list[BaseException | None]:
+            try:
+                with self._database.batch(savepoints=False):
+                    for write in writes:
+                        try:
+                            write(self)
+                        except Exception as error:
+                            raise _RerunWithSavepoints from error
+                return [None] * len(writes)
+            except _RerunWithSavepoints:
+                return parent(writes)
+
+        results: list[BaseException | None] = self._database.run_batch(attempt)
         return results
 
 

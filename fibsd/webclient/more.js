@@ -55,7 +55,7 @@ export function install(app) {
     }
     if (/^\*\* There are no chouettes\./.test(line)) { c.list = []; showList(); return true; }
     if ((m = /^Chouette (\d+) of (\S+), unrated: (.*)$/.exec(line))) {
-      c.table = m[1]; c.owner = m[2]; c.beavers = !/beavers=0/.test(m[3]); draw(); return true;
+      c.table = m[1]; c.owner = m[2]; c.beavers = !/beavers=0/.test(m[3]); c.raccoons = /beavers=2/.test(m[3]); draw(); return true;
     }
     if (c.table && (m = /^Queue: (.*)$/.exec(line))) {
       c.queue = m[1].split(", ").map((s) => s.replace(/ \(.*\)$/, ""));
@@ -93,7 +93,8 @@ export function install(app) {
     const box = c.box;
     if ((m = /^(\S+) opens chouette (\d+) \((.*)\)\./.exec(t))) {
       if (m[1] === me()) {
-        reset(); c.table = m[2]; c.owner = me(); c.seated = [me()]; c.beavers = !/beavers=0/.test(m[3]); showList();
+        reset(); c.table = m[2]; c.owner = me(); c.seated = [me()]; c.beavers = !/beavers=0/.test(m[3]);
+        c.raccoons = /beavers=2/.test(m[3]); showList();
       }
       return log(`${m[1]} opens chouette ${m[2]}: the others join from their Chouettes list.`, "notice");
     }
@@ -129,10 +130,13 @@ export function install(app) {
     } else if ((m = /^(\S+) (takes|beavers) (\S+)'s double: the cube is (\d+)\.$/.exec(t))) {
       c.cubes.set(m[1] === box ? m[3] : m[1], Number(m[4]));
       if (m[1] === me()) drop((p) => p.kind === "double" && p.from === m[3]);
+      // A beaver of my double: I may raccoon it, where the table allows, before my side rolls.
+      if (m[2] === "beavers" && m[3] === me() && c.raccoons) c.pending.push({ kind: "raccoon", from: m[1] });
     } else if ((m = /^(\S+) drops (\S+)'s double and pays (\d+)\.$/.exec(t))) {
       c.out.add(m[1] === box ? m[2] : m[1]);
       if (m[1] === me()) drop((p) => p.kind === "double" && p.from === m[2]);
     } else if ((m = /^(\S+) raccoons: the cube is (\d+)\.$/.exec(t))) {
+      if (m[1] === me()) drop((p) => p.kind === "raccoon");
       // the cube of the beavered contract; whose is not said: shown by 'chouette show'
       send("chouette show");
     } else if ((m = /^(\S+) offers (\S+) an? (.*?): (\d+) to pay\. Type 'accept' or 'reject'\.$/.exec(t))) {
@@ -212,6 +216,10 @@ export function install(app) {
       } else if (p.kind === "resign") {
         row.append(h("span", {}, `${p.from} offers you ${p.what}: you win ${p.points}.`),
           button("Accept", () => act(`accept${to}`), "c-accept"), button("Reject", () => act(`reject${to}`), "c-reject"));
+      } else if (p.kind === "raccoon") {
+        row.append(h("span", {}, `${p.from} beavered your double. Raccoon (double it again)?`),
+          button("Raccoon", () => { drop((q) => q === p); act(r === "box" ? `raccoon ${p.from}` : "raccoon"); }, "c-raccoon"),
+          button("No", () => { drop((q) => q === p); draw(); }, "c-noraccoon"));
       } else if (p.kind === "extra") {
         row.append(h("span", {}, `Give ${p.to} an extra cube at ${p.cube} for ${p.fee}?`),
           button("Give", () => act("chouette extra"), "c-extra"), button("No", () => act("chouette noextra"), "c-noextra"));
@@ -295,7 +303,17 @@ export function install(app) {
     }
     extra.replaceChildren(...[h("h3", {}, "Chouettes"), ...rows,
       rows.length ? null : h("p", { className: "hint" }, "No chouette is open."),
-      button("Open a chouette", () => act("chouette create"), "c-create")].filter(Boolean));
+      h("div", { className: "row" },
+        h("select", { id: "c-cubes" }, h("option", { value: "multi" }, "a cube each"), h("option", { value: "single" }, "one team cube")),
+        h("select", { id: "c-beavers" }, h("option", { value: "1" }, "beavers"), h("option", { value: "2" }, "beavers and raccoons"),
+          h("option", { value: "0" }, "no beavers")),
+        h("label", {}, h("input", { type: "checkbox", id: "c-jacoby", checked: true }), "Jacoby"),
+        button("Open a chouette", () => {
+          const single = $("c-cubes").value === "single";
+          const words = ["chouette create", $("c-cubes").value, `jacoby=${$("c-jacoby").checked ? "on" : "off"}`];
+          if (!single) words.push(`beavers=${$("c-beavers").value}`);
+          act(words.join(" "));
+        }, "c-create"))].filter(Boolean));
   }
 
   // --- the leaderboard ---------------------------------------------------------------------

@@ -28,6 +28,7 @@ READS = frozenset({
     "pending_messages", "saved_match", "saved_matches_of", "saved_match_info",
     "match_record", "match_records_of", "sanction_until", "invitation_code_usable",
     "open_chouettes", "chouette", "chouettes_naming", "last_chouette_id", "saved_tournaments",
+    "analysis_jobs", "analysis", "analysis_sgf", "average_pr",
 })
 #: The reads the core may make on the event loop: the `Reader`'s.
 DECLARED = frozenset(name for name in dir(Reader) if not name.startswith("_"))

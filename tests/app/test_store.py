@@ -362,6 +362,22 @@ def test_these_modules_import_neither_trio_nor_the_wire_codec() -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_a_batch_undoes_a_failing_write_alone_even_a_database_error(store: Store) -> None:
+    # Group commit: one transaction, each write a savepoint. A write the database itself
+    # refuses (a duplicate key) leaves the transaction usable for the others on both
+    # backends (PostgreSQL runs the batch first without savepoints, then again with them).
+    store.create_account(alice())
+    errors = store.run_batch([
+        lambda s: s.add_invitation_codes(["first"], by="admin", at=1.0),
+        lambda s: s.add_invitation_codes(["first"], by="admin", at=2.0),  # duplicate
+        lambda s: s.add_message("alice", "bob", 3.0, "kept"),
+    ])
+    assert errors[0] is None and errors[2] is None
+    assert errors[1] is not None
+    assert store.invitation_code_usable("first")
+    assert [m.text for m in store.pending_messages("alice")] == ["kept"]
+
+
 def test_tournaments_are_saved_whole_and_replaced_by_name_in_any_case(backend: StoreBackend) -> None:
     with backend.open() as store:
         store.save_tournament("Club", {"name": "Club", "phase": "open", "entrants": [["alice", 1500.0]]})

@@ -24,6 +24,7 @@ from fibsd.store.migrations import sqlite as sqlite_migrations
 from fibsd.store.postgresql import SCHEMA_VERSION, PostgreSQLStore
 from fibsd.store.sqlite import SQLiteStore
 from fibsd.tools import pgcluster
+from tests.app.test_store_families import _analysis
 from tests.conftest import new_database
 
 
@@ -165,6 +166,8 @@ def _club(path: Path) -> None:
         store.record_drop("bob")
         store.save_chouette(1, "Alice", {"seats": ["Alice", "bob"]}, 17.0)
         store.save_chouette(2, "carol", {"seats": ["carol"]}, 18.0, closed=True)
+        store.queue_analysis(1, ["alice"], 19.0)
+        store.save_analysis(_analysis(2, 0.5), "(;FF[4] binary-safe: \x00\xff)")  # a BLOB column
 
 
 def _everything(store: SQLiteStore | PostgreSQLStore) -> list[object]:
@@ -179,6 +182,7 @@ def _everything(store: SQLiteStore | PostgreSQLStore) -> list[object]:
         store.drop_count("BOB"),
         store.open_chouettes(), store.chouette(2), store.last_chouette_id(),
         store.ratings_page(1, 10), store.rating_rank("alice"),
+        store.analysis_jobs(), store.analysis(2), store.analysis_sgf(2), store.average_pr("alice"),
     ]
 
 
@@ -207,3 +211,20 @@ def test_migrate_store_needs_an_existing_sqlite_source(tmp_path: Path, url: str,
     assert main(["migrate-store", "--from", f"sqlite:{tmp_path / 'none.db'}", "--to", url]) == 1
     assert "no SQLite database" in capsys.readouterr().err
     assert main(["migrate-store", "--from", url, "--to", f"sqlite:{tmp_path / 'x.db'}"]) == 2
+
+
+def test_a_server_on_sqlite_never_imports_the_postgresql_driver(tmp_path: Path) -> None:
+    # ./scripts/serve installs fibsd without the `postgresql` extra: psycopg is imported
+    # only when a postgresql:// store is opened.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fibsd.__main__, fibsd.server\n"
+        "from fibsd.store.backends import open_store\n"
+        f"open_store({str(tmp_path / 'club.db')!r}).close()\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'psycopg'], 'psycopg imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert result.returncode == 0, result.stderr

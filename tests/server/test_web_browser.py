@@ -665,7 +665,10 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
 
         # alice opens a table from the lobby; bob and carol join it from their lists.
         alice.click("#show-chouettes")
+        alice.wait(lambda: alice.visible("#c-beavers"), "the table's settings")
+        Select(alice.find("#c-beavers")).select_by_value("2")  # beavers and raccoons
         alice.click('#extra button[data-action="c-create"]')
+        alice.wait_log("alice opens chouette 1")
         alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
         for page in (bob, carol):
             page.click("#show-chouettes")
@@ -727,6 +730,16 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
         assert "Rotation: alice → carol → bob" in alice.text("#chouette-queue")
         alice.wait(lambda: alice.dice() == "3,1", "game 2's opening")
         shot(alice, "chouette")
+        # Game 2: the box moves; bob, now of the crew, doubles; the box beavers; bob
+        # raccoons by a button (the table allows raccoons).
+        for a, b in (("8", "5"), ("6", "5")):
+            alice.point(int(a))
+            alice.point(int(b))
+        alice.click("#confirm-move")
+        bob.click('#chouette-panel button[data-action="c-double"]')
+        alice.click('#chouette-panel [data-from="bob"] button[data-action="c-beaver"]')
+        bob.click('#chouette-panel [data-kind="raccoon"] button[data-action="c-raccoon"]')
+        bob.wait(lambda: "your cube: 8" in bob.text("#chouette-role"), "bob's cube at 8")
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 

@@ -1,0 +1,39 @@
+"""The families other issues added to the store, on both backends (issue 27: every
+family runs on PostgreSQL too): engine analyses (issue 23)."""
+
+from __future__ import annotations
+
+from fibsd.analysis import MatchAnalysis, PlayerAnalysis
+from tests.conftest import StoreBackend
+
+
+def _analysis(record_id: int, lost: float) -> MatchAnalysis:
+    def player(name: str) -> PlayerAnalysis:
+        return PlayerAnalysis(name=name, decisions=100, checker_lost=lost, cube_lost=0.0,
+                              checker_errors=3, checker_blunders=1, cube_errors=0,
+                              cube_blunders=0, luck=0.25)
+
+    return MatchAnalysis(record_id=record_id, checker_plies=2, cube_plies=2,
+                         players=(player("Alice"), player("bob")), errors=(),
+                         analysed_at=100.0 + record_id, seconds=1.5)
+
+
+def test_analysis_jobs_results_and_prs_round_trip(backend: StoreBackend) -> None:
+    with backend.open() as store:
+        store.queue_analysis(1, ["alice"], 10.0)
+        store.queue_analysis(2, [], 11.0)
+        store.queue_analysis(1, ["alice", "bob"], 12.0)  # replaces the requesters
+        assert store.analysis_jobs() == [(1, ["alice", "bob"]), (2, [])]
+        sgf = "(;FF[4]GM[6] ... a long match ...)" * 100
+        store.save_analysis(_analysis(1, 0.5), sgf)
+        store.drop_analysis_job(2)
+        assert store.analysis_jobs() == []
+    with backend.open() as store:  # durable
+        assert store.analysis(1) == _analysis(1, 0.5)
+        assert store.analysis_sgf(1) == sgf
+        assert store.analysis(2) is None and store.analysis_sgf(2) is None
+        store.save_analysis(_analysis(3, 1.0), "(;)")
+        average = store.average_pr("ALICE")
+        assert average is not None
+        assert abs(average[0] - 3.75) < 1e-9 and average[1] == 2  # PRs 2.5 and 5.0
+        assert store.average_pr("carol") is None
