@@ -18,6 +18,7 @@ import trio
 from fibsd.app import dispatch
 from fibsd.dice import ScriptedDice
 from fibsd.ordering import DeliveryOrder
+from tests.server.helpers import clip_login
 from tests.server.players import Player
 
 
@@ -201,3 +202,39 @@ def test_later_commits_wait_for_earlier_ones_and_a_withdrawn_one_sends_nothing()
     order.withdraw(first)  # first's commit failed: none of its lines go
     assert log.to("alice") == ["second", "look"] and log.to("bob") == ["second"]
     assert done == ["first", "second", "look"] and order.idle
+
+
+async def test_a_user_back_at_once_is_seen_to_leave_before_he_is_seen_to_arrive(
+    start_server: Any,
+) -> None:
+    """A dropped user who logs in again while his logout still commits: the others must
+    get his logout notice (CLIP 8) before his login notice (CLIP 7), or a FIBS client
+    drops him from its who list although he is online (seen from the web client's
+    register-then-log-in)."""
+    running = await start_server()
+    carol = await Player.join_server(running, "carol", ready=False)
+    bob = await Player.join_server(running, "bob", ready=False)
+    await carol.client.read_until(lambda line: line.startswith("7 bob "))
+    server = running.server
+    arrived = trio.Event()
+    arrive = server._arrive
+
+    async def arriving(*args: Any) -> None:
+        arrived.set()
+        await arrive(*args)
+
+    server._arrive = arriving  # type: ignore[method-assign]
+    gate = CommitGate(server.store)
+
+    gate.arm()
+    await carol.send("toggle ready")  # a commit held at the gate: what follows queues up
+    await gate.wait_entered()
+    await bob.client.close()  # his logout's write waits for the next batch
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(clip_login, running, "bob")
+        with trio.fail_after(10):
+            await arrived.wait()  # he is back, while his logout is still to commit
+        gate.open()
+    lines = await carol.client.read_until(lambda line: line.startswith("7 bob "))
+    left = _index(lines, lambda line: line.startswith("8 bob "))
+    assert left < len(lines) - 1, lines
