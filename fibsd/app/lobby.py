@@ -303,14 +303,7 @@ def reseat(registry: Registry, table: Table[Session], session: Session, out: Out
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))
     if other is not None and not takeover:
         out.to(other, TextLine.of(Text.JOINED_MATCH_LOADED, name=session.name))
-    match = table.match
-    turn = match.game.turn
-    out.lines(session, *resume_synopsis_lines(
-        turn=table.names[turn if turn is not None else 0],
-        match_length=match.length,
-        names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
-    ))
-    out.to(session, boards.board_for(table, session, seat))
+    _show_resumed(table, session, seat, out)
     if other is not None and not takeover:
         out.to(other, boards.board_for(table, other, 1 - seat))
     table.prompt_current(out)
@@ -634,6 +627,15 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
     if other is not None:
         out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
+    _show_resumed(table, session, seat, out)
+    table.prompt_current(out)
+    registry.announce_status(session, out)
+    conclude(registry, table, out)
+
+
+def _show_resumed(table: Table[Session], session: Session, seat: int, out: Outcome) -> None:
+    """The synopsis and board a player sees when he sits down at a resumed match (by
+    `join` or at a correspondence table)."""
     match = table.match
     turn = match.game.turn
     out.lines(session, *resume_synopsis_lines(
@@ -642,6 +644,3 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
         names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
     ))
     out.to(session, boards.board_for(table, session, seat))
-    table.prompt_current(out)
-    registry.announce_status(session, out)
-    conclude(registry, table, out)
