@@ -4,7 +4,7 @@ Each member of `Text` is a `str.format` template with named fields. `render` fil
 the reverse direction (a regex per template, used to parse server lines back into typed
 events) is derived from the same templates, so a sentence is written exactly once.
 
-Sources and exact spelling: ../shared/docs/fibs-protocol.md (sections 2-7 and 10). Clients
+Sources and exact spelling: tests/data/fibs-protocol.md (sections 2-7 and 10). Clients
 match these byte for byte: do not "fix" FIBS's typos, spacing or punctuation.
 """
 
