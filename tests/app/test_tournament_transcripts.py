@@ -241,7 +241,7 @@ def test_a_clocked_tournament_clocks_its_matches_and_a_loss_on_time_is_a_result(
     driver.log_in("pa")
     driver.log_in("pb")
     driver.send("pa", "tournament create clk knockout 1 clock 1 2 noshow 600")
-    assert "  No-show time 600 seconds; clock: 1 seconds delay, 2 seconds reserve per point." in (
+    assert "  No-show time 600 seconds; clock: 1 second delay, 2 seconds reserve per point." in (
         driver.send("pa", "tournament show clk"))
     driver.send("pa", "tournament join clk")
     driver.send("pb", "tournament join clk")
@@ -264,3 +264,20 @@ def test_a_club_that_requires_clocks_refuses_a_tournament_without_one() -> None:
     assert driver.send("pa", "tournament create x knockout 1") == [
         "** Rated matches here need a clock: add 'clock' to the tournament."]
     assert driver.send("pa", "tournament create x knockout 1 clock")[0].startswith("Tournament x opened")
+
+
+def test_tournament_show_counts_in_words_and_show_pr_names_an_unknown_user() -> None:
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create one knockout 1 clock 1 2 noshow 1")
+    shown = driver.send("pa", "tournament show one")
+    assert "  No-show time 1 second; clock: 1 second delay, 2 seconds reserve per point." in shown
+    driver.send("pa", "tournament join one")
+    driver.send("pb", "tournament join one")
+    driver.send("pa", "tournament start one")
+    _lose(driver, "pb")
+    assert "  Finished after 1 round." in driver.send("pa", "tournament show one")
+    told = driver.send("pa", "show pr nosuch")
+    driver.run_jobs()
+    assert told + driver.take("pa") == ["** There is no one called nosuch."]
