@@ -969,6 +969,7 @@ class Text(enum.Enum):
     TOURNAMENT_OPTION_ROUNDS = "{n} rounds"
     TOURNAMENT_OPTION_CONSOLATION = "consolation bracket"
     TOURNAMENT_OPTION_BOTS = "bots may enter"
+    TOURNAMENT_LEFT_MATCH = "Tournament {text}: you left your match with {name}. Type 'join {name}' to go on; after {noshow} away {name} wins by forfeit."
     TOURNAMENT_SHOW_RULES = "  No-show time {noshow}; no clock."
     TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {noshow}; clock: {delay_phrase} delay, {reserve_phrase} reserve per point."
     TOURNAMENT_SHOW_OPEN = "  Open for entries: {count} entered."
