@@ -28,10 +28,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from fibsd.clock import ManualClock
-from fibsd.dice import ScriptedDice
-from fibsd.passwords import PasswordHasher
-from fibsd.server import Server
+from fibsd.infra.wallclock import ManualClock
+from fibsd.domain.dice import ScriptedDice
+from fibsd.infra.passwords import PasswordHasher
+from fibsd.shell.server import Server
 from protocol import commands
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server import conftest
@@ -747,7 +747,7 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
 # here run once the server has them (they were run against those branches merged in).
 needs_clocks = pytest.mark.skipif(not hasattr(commands, "ClockCommand"), reason="no match clocks on this server yet")
 needs_tournaments = pytest.mark.skipif(not hasattr(commands, "Tournament"), reason="no tournaments on this server yet")
-needs_analysis = pytest.mark.skipif(importlib.util.find_spec("fibsd.analysis") is None,
+needs_analysis = pytest.mark.skipif(importlib.util.find_spec("fibsd.domain.match_analysis") is None,
                                     reason="no engine analysis on this server yet")
 
 
