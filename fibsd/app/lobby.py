@@ -625,9 +625,11 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
     other = table.seats[1 - seat]
     opponent = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
-    if other is not None:
-        out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
     _show_resumed(table, session, seat, out)
+    if other is not None:
+        # (a FIBS client takes it for FIBS's resumed match: the board follows, as there)
+        out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
+        out.to(other, boards.board_for(table, other, 1 - seat))
     table.prompt_current(out)
     registry.announce_status(session, out)
     conclude(registry, table, out)

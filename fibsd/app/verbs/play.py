@@ -179,6 +179,12 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
         else:
             out.to(session, TextLine.of(Text.TWO_GAMES_AT_ONCE))
         return
+    if any(t.names[1 - t.seat_of_name(session.name)].lower() == command.name.lower()
+           for t in lobby.correspondence_tables(registry, session.name)):
+        # FIBS's way back to a saved match (a FIBS client is reminded of a correspondence
+        # match by a resume invitation: wording.EXTENSION_LINES).
+        lobby.enter_correspondence(registry, session, command.name, out)
+        return
     found = _invitation_to_join(registry, session, command.name, out)
     if found is None:
         return
