@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
 
 pytestmark = pytest.mark.slow
