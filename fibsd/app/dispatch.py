@@ -17,7 +17,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.app.verbs import admin, analysis, chouette, clocks, info, play, settings, social, tournament
-from fibsd.limits import TokenBucket
+from fibsd.infra.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
 from protocol.messages import TextLine
@@ -151,7 +151,7 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
         case c.Motd():
             info.motd(r, session, out)
         case c.Help():
-            info.help(session, command, out)
+            info.help(registry, session, command, out)
         case c.About() | c.Average() | c.Dicetest() | c.Stat() | c.Version() | c.Port():
             info.server_facts(r, session, command, out)
         case c.Clear():

@@ -22,8 +22,8 @@ from fibsd.app.play import boards, timing
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
-from fibsd.dice import SeededDice
-from fibsd.ratings import rating_calculation_block, rating_change
+from fibsd.domain.dice import SeededDice
+from fibsd.domain.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon, WinKind
 from fibsd.rules.timecontrol import Expiry, MatchClock
 from fibsd.store.api import Store

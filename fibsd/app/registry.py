@@ -18,18 +18,18 @@ import collections
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from fibsd.accounts import Account, name_key
-from fibsd.analysis import AnalysisQueue
+from fibsd.domain.accounts import Account, name_key
+from fibsd.domain.match_analysis import AnalysisQueue
 from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
 from fibsd.app.play.timing import Deadlines
 from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
-from fibsd.clock import Clock
-from fibsd.config import Config, load_motd
-from fibsd.dice import DiceSource, MatchDice
-from fibsd.passwords import PasswordHasher
+from fibsd.infra.wallclock import Clock
+from fibsd.infra.config import Config, load_motd
+from fibsd.domain.dice import DiceSource, MatchDice
+from fibsd.infra.passwords import PasswordHasher
 from fibsd.rules.tournament import Tournament
 from fibsd.store.api import Reader, Store
 

@@ -102,21 +102,28 @@ $("login-form").addEventListener("submit", (e) => {
   const given = credentials();
   if (given) logIn(given.name, given.password);
 });
-$("register-button").addEventListener("click", () => {
+$("register-button").addEventListener("click", () => register());
+// Enter in the retype field registers (the form's Enter would log in, with no account yet).
+$("login-password2").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") { e.preventDefault(); register(); }
+});
+function register() {
   const given = credentials();
   if (!given) return;
   if ($("retype-label").hidden) {
     $("retype-label").hidden = false;
-    $("login-password2").focus();
-    $("login-error").textContent = "Retype the password, then press Register again.";
-    return;
+    if (!$("login-password2").value) {  // (a browser may have filled it in)
+      $("login-password2").focus();
+      $("login-error").textContent = "Retype the password, then press Register again.";
+      return;
+    }
   }
   if ($("login-password2").value !== given.password) {
     $("login-error").textContent = "The two passwords differ.";
     return;
   }
   logIn(given.name, given.password, true);
-});
+}
 $("logout").addEventListener("click", logOut);
 $("alerts").checked = stored(localStorage, "fibsd-alerts") !== "off";
 $("alerts").addEventListener("change", (e) => {

@@ -212,9 +212,9 @@ function onLine(line) {
     return;
   }
   if (state.mode !== "online") return;
-  if (line === "3") { state.inMotd = true; return; }
-  if (line === "4") { state.inMotd = false; return; }
-  if (state.inMotd) return log(line, "motd");
+  if (line === "3") { state.inMotd = true; state.motd = null; return; }
+  if (line === "4") { state.inMotd = false; fitMotd(); return; }
+  if (state.inMotd) return motdLine(line);
   if (/^2 /.test(line)) return onOwnInfo(parseOwnInfo(line));
   for (const handler of clipHandlers) if (handler(line)) return;
   if (state.reading) { if (state.reading(line)) return; state.reading = null; }
@@ -251,6 +251,26 @@ export function log(text, cls = "") {
   while (box.childElementCount > 500) box.firstElementChild.remove();
   if (atEnd) box.scrollTop = box.scrollHeight;
 }
+
+// The message of the day: one block of preformatted lines (a box drawn in characters), its
+// font made smaller until the widest line fits the pane (and wrapped below 8 px).
+function motdLine(line) {
+  if (!state.motd) { log("", "motd"); state.motd = $("log").lastElementChild; }
+  state.motd.textContent += (state.motd.textContent ? "\n" : "") + line;
+}
+
+export function fitMotd() {
+  for (const block of document.querySelectorAll("#log .motd")) {
+    block.style.fontSize = "";
+    block.style.whiteSpace = "";
+    const size = parseFloat(getComputedStyle(block).fontSize);
+    if (block.scrollWidth <= block.clientWidth) continue;
+    const fitted = Math.floor(size * (block.clientWidth / block.scrollWidth) * 2) / 2;
+    if (fitted >= 8) block.style.fontSize = `${fitted}px`;
+    if (fitted < 8 || block.scrollWidth > block.clientWidth) block.style.whiteSpace = "pre-wrap";
+  }
+}
+window.addEventListener("resize", fitMotd);
 
 // A top-of-screen notice (a refusal, an error): seen on a phone too, gone after a while.
 export function notice(text, cls = "") {

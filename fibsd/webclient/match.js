@@ -26,8 +26,9 @@ onLines((line) => {
     newGame();
   // The turn, the cube and resignations.
   } else if (/^It's your turn\. Please roll or double/.test(line)) {
-    state.rollPrompt = true;
+    state.rollPrompt = true;  // (after a dance no board follows: the buttons are drawn now)
     attention("turn", "Your turn");
+    renderControls();
     return true;
   } else if (/^It's your turn to move\.$/.test(line)) {
     attention("turn", "Your turn");

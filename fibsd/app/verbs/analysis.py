@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from fibsd.accounts import name_key
-from fibsd.analysis import MatchAnalysis, band
+from fibsd.domain.accounts import name_key
+from fibsd.domain.match_analysis import MatchAnalysis, band
 from fibsd.app.analyses import queue
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.matfile import MatchRecord
+from fibsd.domain.matfile import MatchRecord
 from fibsd.store import Store
 from protocol import commands as c
 from protocol.messages import TextLine

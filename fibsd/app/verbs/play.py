@@ -28,7 +28,7 @@ from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs import clocks
 from fibsd.app.verbs.social import refuse_if_muted
-from fibsd.matfile import MatchRecord, mat_lines, record_summary
+from fibsd.domain.matfile import MatchRecord, mat_lines, record_summary
 from fibsd.rules import (
     ActionReason,
     GamePhase,

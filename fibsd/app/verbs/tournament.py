@@ -13,7 +13,7 @@ import logging
 
 import attrs
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.app import tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import timing
