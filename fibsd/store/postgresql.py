@@ -339,7 +339,13 @@ class PostgreSQLDatabase:
         """Whether transaction `txid` committed, asked once the database answers."""
         def attempt() -> bool:
             with self._connection() as connection:
-                row: Any = connection.execute("SELECT txid_status(%s)", (txid,)).fetchone()
+                try:
+                    row: Any = connection.execute("SELECT txid_status(%s)", (txid,)).fetchone()
+                except self._psycopg.errors.InvalidParameterValue:
+                    # "transaction ID N is in the future": the database crashed (its
+                    # postmaster killed) before the transaction reached its log, so crash
+                    # recovery never saw it: it did not commit.
+                    return False
                 return bool(row is not None and row[0] == "committed")
 
         committed: bool = self._retrying(attempt, "commit status")
