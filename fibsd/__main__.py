@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 import trio
 
 from fibsd import __version__
-from fibsd.config import Config, ConfigError
+from fibsd.infra.config import Config, ConfigError
 
 if TYPE_CHECKING:
     from fibsd.store import Store
@@ -123,7 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     # Imported here so that `fibsd --help` and config errors stay fast and quiet.
-    from fibsd.server import ListenError, Server, run_until_signalled
+    from fibsd.shell.server import ListenError, Server, run_until_signalled
     from fibsd.store import StoreError
     from fibsd.store.backends import open_store
 
@@ -192,7 +192,7 @@ def _open_records(args: argparse.Namespace) -> tuple[Config, Store] | None:
 
 
 def _list_matches(args: argparse.Namespace) -> int:
-    from fibsd.matfile import record_summary
+    from fibsd.domain.matfile import record_summary
 
     opened = _open_records(args)
     if opened is None:
@@ -207,7 +207,7 @@ def _list_matches(args: argparse.Namespace) -> int:
 
 
 def _export_match(args: argparse.Namespace) -> int:
-    from fibsd.matfile import mat_lines
+    from fibsd.domain.matfile import mat_lines
 
     opened = _open_records(args)
     if opened is None:
@@ -261,7 +261,7 @@ def _adduser(args: argparse.Namespace) -> int:
     import getpass
     import time
 
-    from fibsd.accounts import Account, password_problem
+    from fibsd.domain.accounts import Account, password_problem
     from fibsd.store import NameTaken
     from protocol.vocabulary import name_problem
 
@@ -298,7 +298,7 @@ def _invitecode(args: argparse.Namespace) -> int:
     """Print new invitation codes (clubs with `registration = "code"`)."""
     import time
 
-    from fibsd.accounts import new_invitation_codes
+    from fibsd.domain.accounts import new_invitation_codes
 
     if not 1 <= args.count <= 100:
         print("fibsd: COUNT must be 1..100", file=sys.stderr)

@@ -7,7 +7,7 @@ and the user-name rules (§2.5, §2.6): the pattern, the length, the reserved na
 the problems a new name can have, in the order FIBS reports them.
 
 The command parser (`protocol.commands`), the listings (`protocol.listings`), the
-account model (`fibsd.accounts`), the login dialogue and the configuration all ask this
+account model (`fibsd.domain.accounts`), the login dialogue and the configuration all ask this
 module, so they cannot disagree. It knows nothing of sessions, accounts or storage.
 """
 

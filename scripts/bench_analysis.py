@@ -5,7 +5,7 @@ while gnubg workers run.
 1. **Matches**: GNU Backgammon plays itself (0-ply, a little noise, fixed seeds) and
    exports each match as .mat: realistic play, unlike random moves. `--matches N` per
    length (5 and 11 points).
-2. **Seconds per match**: each match is analysed by `fibsd.analyser.run_gnubg` (gnubg in
+2. **Seconds per match**: each match is analysed by `fibsd.shell.analysis_workers.run_gnubg` (gnubg in
    its own process, one thread, as the server's workers run it) at 0, 1 and 2 plies for
    checker play and cube alike; the median and the largest, per length and setting.
 3. **Agreement**: the PR of each player at 0 and 1 ply against the 2-ply PR of the same
@@ -36,8 +36,8 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fibsd.analyser import run_gnubg
-from fibsd.analysis import MatchAnalysis, read_gnubg_output
+from fibsd.shell.analysis_workers import run_gnubg
+from fibsd.domain.match_analysis import MatchAnalysis, read_gnubg_output
 
 SELF_PLAY = r'''
 import gnubg, os
@@ -139,11 +139,11 @@ async def server_bench(args: argparse.Namespace) -> None:
     """The server's command round trips with and without gnubg workers busy."""
     import random
 
-    from fibsd.accounts import Account
-    from fibsd.config import Config
-    from fibsd.passwords import PasswordHasher
+    from fibsd.domain.accounts import Account
+    from fibsd.infra.config import Config
+    from fibsd.infra.passwords import PasswordHasher
     from fibsd.rules import MatchOptions
-    from fibsd.server import Server
+    from fibsd.shell.server import Server
     from fibsd.store.sqlite import SQLiteStore
     from tests.app.random_matches import play_match
     from tests.server.client import TestClient

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import trio
 
-from fibsd.config import Config
-from fibsd.server import Server
+from fibsd.infra.config import Config
+from fibsd.shell.server import Server
 from fibsd.store.sqlite import SQLiteStore as Store
 from fibsd.tools.loadgen.scenarios import account_name
 from fibsd.tools.loadgen.serverproc import (

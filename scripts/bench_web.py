@@ -25,10 +25,10 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' clients
 
-from fibsd.accounts import Account
-from fibsd.config import Config
-from fibsd.passwords import PasswordHasher
-from fibsd.server import Server
+from fibsd.domain.accounts import Account
+from fibsd.infra.config import Config
+from fibsd.infra.passwords import PasswordHasher
+from fibsd.shell.server import Server
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server.client import TestClient
 from tests.server.websocket_client import WebSocketClientStream

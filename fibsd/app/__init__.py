@@ -9,9 +9,10 @@
     play/                    one running match: table, boards, notation, history
     outcome                  what a command produced: deliveries, writes, closes
 
-Below the ladder: the pure rings (`protocol`, `fibsd.rules`) and the leaves (`fibsd.config`,
-`store`, `accounts`, `dice`, `fairdice`, `ratings`, `matfile`, `clock`, `limits`,
-`passwords`). Above it: the trio shell (`fibsd.server`, `connection`, `login`, `tls`,
-`__main__`). Nothing here imports trio, awaits, or touches a socket; the import-linter
-contracts in `setup.cfg` check all of it (docs/architecture.md).
+Below the ladder: the store (`fibsd.store`, known here only by its API), the leaves
+(`fibsd.domain`, `fibsd.infra`) and the pure rings (`fibsd.rules`, `protocol`); the core
+may import all of them. Above it: the trio shell (`fibsd.shell`) and the command line
+(`fibsd.__main__`), which it never imports. Nothing here imports trio, awaits, or touches
+a socket; the import-linter contracts in `setup.cfg` check all of it
+(docs/architecture.md).
 """

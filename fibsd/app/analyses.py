@@ -3,8 +3,8 @@ is analysed without being asked (docs/analysis.md).
 
 The core only sees data: a job queued (stored by a write, then handed to the shell's
 workers through `Outcome.analyses`), and a result arrived (`arrived`, called by the shell
-with a `fibsd.analysis.AnalysisDone`). gnubg itself runs in the shell's worker processes
-(fibsd/analyser.py). Sits on the lobby's rung: the aftermath hands finished matches down
+with a `fibsd.domain.match_analysis.AnalysisDone`). gnubg itself runs in the shell's worker processes
+(fibsd/shell/analysis_workers.py). Sits on the lobby's rung: the aftermath hands finished matches down
 to `match_finished`, and the commands (`fibsd.app.verbs.analysis`) queue through `queue`.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from fibsd.analysis import AnalysisDone
+from fibsd.domain.match_analysis import AnalysisDone
 from fibsd.app.outcome import Job, MatchFinished, Outcome
 from fibsd.app.registry import Registry
 from fibsd.store import Store

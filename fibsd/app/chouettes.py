@@ -17,7 +17,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.play.chouette import ChouetteTable, refusal
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.dice import SeededDice
+from fibsd.domain.dice import SeededDice
 from fibsd.rules.chouette import BadSetting, Chouette, ChouetteError, TablePhase, parse_settings
 from protocol.messages import TextLine
 from protocol.wording import Text

@@ -17,7 +17,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
 from fibsd.app.verbs import admin, analysis, chouette, clocks, info, play, settings, social, tournament
-from fibsd.limits import TokenBucket
+from fibsd.infra.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
 from protocol.messages import TextLine

@@ -16,13 +16,14 @@ from typing import Any
 
 import attrs
 
+from fibsd.app import watchers
 from fibsd.app.outcome import Ending, MatchFinished, Outcome
 from fibsd.app.play import boards, timing
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
-from fibsd.dice import SeededDice
-from fibsd.ratings import rating_calculation_block, rating_change
+from fibsd.domain.dice import SeededDice
+from fibsd.domain.ratings import rating_calculation_block, rating_change
 from fibsd.rules import Match, MatchOptions, MatchWon, WinKind
 from fibsd.rules.timecontrol import Expiry, MatchClock
 from fibsd.store.api import Store
@@ -162,6 +163,7 @@ def resume_match(registry: Registry, inviter: Session, invitee: Session, data: d
     for seat, player in enumerate((first, second)):
         out.lines(player, *synopsis)
         out.to(player, boards.board_for(table, player, seat))
+        watchers.put_back(registry, table, player, seat, out)
     table.prompt_current(out)
     table.persist(out)
     conclude(registry, table, out)  # the automatic roll may have ended the match (§1.6)
@@ -303,7 +305,7 @@ def reseat(registry: Registry, table: Table[Session], session: Session, out: Out
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))
     if other is not None and not takeover:
         out.to(other, TextLine.of(Text.JOINED_MATCH_LOADED, name=session.name))
-    _show_resumed(table, session, seat, out)
+    _show_resumed(registry, table, session, seat, out)
     if other is not None and not takeover:
         out.to(other, boards.board_for(table, other, 1 - seat))
     table.prompt_current(out)
@@ -625,7 +627,7 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
     other = table.seats[1 - seat]
     opponent = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
-    _show_resumed(table, session, seat, out)
+    _show_resumed(registry, table, session, seat, out)
     if other is not None:
         # (a FIBS client takes it for FIBS's resumed match: the board follows, as there)
         out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
@@ -635,9 +637,10 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
     conclude(registry, table, out)
 
 
-def _show_resumed(table: Table[Session], session: Session, seat: int, out: Outcome) -> None:
+def _show_resumed(registry: Registry, table: Table[Session], session: Session, seat: int,
+                  out: Outcome) -> None:
     """The synopsis and board a player sees when he sits down at a resumed match (by
-    `join` or at a correspondence table)."""
+    `join` or at a correspondence table); his watchers from before a drop are back."""
     match = table.match
     turn = match.game.turn
     out.lines(session, *resume_synopsis_lines(
@@ -646,3 +649,4 @@ def _show_resumed(table: Table[Session], session: Session, seat: int, out: Outco
         names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
     ))
     out.to(session, boards.board_for(table, session, seat))
+    watchers.put_back(registry, table, session, seat, out)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fibsd.app import aftermath, chouettes, tournaments
+from fibsd.app import aftermath, chouettes, tournaments, watchers
 from fibsd.app.lobby import Interruption, interrupt, load_correspondence, reseat, stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
@@ -211,6 +211,8 @@ def shut_down(registry: Registry) -> Outcome:
 
 def leave_everything(registry: Registry, session: Session, how: Departure, out: Outcome) -> None:
     """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
+    if session.table is not None and how in (Departure.DROPPED, Departure.TIMED_OUT):
+        watchers.remember(registry, session)  # (put back when he sits down again)
     interrupt(registry, session, _INTERRUPTIONS[how], out)
     if how is not Departure.REPLACED:  # (a takeover sits the new session down at once)
         chouettes.depart(registry, session, out)

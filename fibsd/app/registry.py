@@ -18,18 +18,18 @@ import collections
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from fibsd.accounts import Account, name_key
-from fibsd.analysis import AnalysisQueue
+from fibsd.domain.accounts import Account, name_key
+from fibsd.domain.match_analysis import AnalysisQueue
 from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import RollCounts, Table
 from fibsd.app.play.timing import Deadlines
 from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
-from fibsd.clock import Clock
-from fibsd.config import Config, load_motd
-from fibsd.dice import DiceSource, MatchDice
-from fibsd.passwords import PasswordHasher
+from fibsd.infra.wallclock import Clock
+from fibsd.infra.config import Config, load_motd
+from fibsd.domain.dice import DiceSource, MatchDice
+from fibsd.infra.passwords import PasswordHasher
 from fibsd.rules.tournament import Tournament
 from fibsd.store.api import Reader, Store
 
@@ -80,6 +80,9 @@ class Registry:
         self._departures: list[LogoutNotice] = []
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table[Session]] = {}
+        #: Who watched a player who dropped out of a match, by his name key, to put
+        #: back when he sits down again (`fibsd.app.watchers`).
+        self.former_watchers: dict[str, tuple[str, ...]] = {}
         #: The open chouettes by number (`fibsd.app.chouettes` loads the saved ones
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}

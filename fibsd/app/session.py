@@ -17,11 +17,11 @@ import enum
 
 import attrs
 
-from fibsd.accounts import Account, Toggles, name_key
+from fibsd.domain.accounts import Account, Toggles, name_key
 from fibsd.app.outcome import Outcome
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import Table
-from fibsd.limits import TokenBucket
+from fibsd.infra.limits import TokenBucket
 from fibsd.rules.timecontrol import TimeControl
 from protocol import commands as c
 from protocol.messages import Message

@@ -33,6 +33,10 @@ Adding a family (say, tournaments):
 
 Adding a migration: append it to every backend's list in `migrations/` (never edit or
 reorder one that has shipped); the backend runs it at start.
+
+May import: the leaves (`fibsd.domain`, `fibsd.infra`), `fibsd.rules`, `protocol`, and
+the database drivers. Never the core (`fibsd.app`), the shell, the tools or trio (the
+import contracts in setup.cfg).
 """
 
 from fibsd.store.api import (

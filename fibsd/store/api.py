@@ -19,9 +19,9 @@ from typing import Any, Protocol, Self
 
 import attrs
 
-from fibsd.accounts import Account, Toggles, Variables
-from fibsd.analysis import MatchAnalysis
-from fibsd.matfile import MatchRecord
+from fibsd.domain.accounts import Account, Toggles, Variables
+from fibsd.domain.match_analysis import MatchAnalysis
+from fibsd.domain.matfile import MatchRecord
 
 # --- errors ---------------------------------------------------------------------------
 

@@ -8,10 +8,10 @@
 
 The contract (checked by import-linter, `[importlinter]` in setup.cfg): a tool uses only
 what any client may use, the protocol codec (`protocol`), the rules (`fibsd.rules`) and
-the public formats (`fibsd.fairdice`, `fibsd.matfile`), never the server's internals.
+the public formats (`fibsd.domain.fairdice`, `fibsd.domain.matfile`), never the server's internals.
 The one documented exception is the load generator's database seeding
-(`loadgen/serverproc.precreate_accounts`, through `fibsd.store`, `fibsd.accounts` and
-`fibsd.passwords`): registering thousands of accounts over the wire would measure the
+(`loadgen/serverproc.precreate_accounts`, through `fibsd.store`, `fibsd.domain.accounts` and
+`fibsd.infra.passwords`): registering thousands of accounts over the wire would measure the
 password hash, not the server, so it writes them before the server starts. These tools
 are also the only trio importers outside the server's shell.
 """

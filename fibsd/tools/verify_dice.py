@@ -2,7 +2,7 @@
 
 Owns the command line a player runs on a finished match: reading the input (the `.mat`
 text the server's `export ID` sends, with its `DiceCommitment` and `DiceSeed` header
-lines; or a JSON file of the match's values), checking it with `fibsd.fairdice`, and the
+lines; or a JSON file of the match's values), checking it with `fibsd.domain.fairdice`, and the
 report and exit status (0 verified, 1 not verified, 2 unusable input). It talks to no
 server and needs nothing but the standard library and fibsd's pure modules.
 
@@ -10,7 +10,7 @@ Input, in order of preference (docs/dice.md explains how to get each):
 
 * a `.mat` file: rolls as shown (opening ties and the coin are recomputed from the seed);
 * a JSON file `{"commitment": hex, "seed": hex, "values": [coin, die, die, ...]}` (what
-  `fibsd.fairdice.rolls_document` makes from a stored match), or with `"dice"` instead
+  `fibsd.domain.fairdice.rolls_document` makes from a stored match), or with `"dice"` instead
   of `"values"` when the coin is unknown;
 * `--values "0 3 1 6 5 ..."` / `--dice "3 1 6 5 ..."` on the command line.
 
@@ -28,14 +28,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fibsd.fairdice import (
+from fibsd.domain.fairdice import (
     COMMITMENT_HEADER,
     SEED_HEADER,
     VerificationResult,
     verify,
     verify_mat_rolls,
 )
-from fibsd.matfile import MatFormatError, parse_mat
+from fibsd.domain.matfile import MatFormatError, parse_mat
 
 
 class InputError(Exception):

@@ -20,15 +20,15 @@ from typing import Any
 
 import attrs
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.app import dispatch, presence, presentation, timers
 from fibsd.app.outcome import Job, MatchFinished, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.clock import ManualClock
-from fibsd.config import Config
-from fibsd.dice import DiceSource
-from fibsd.passwords import PasswordHasher
+from fibsd.infra.wallclock import ManualClock
+from fibsd.infra.config import Config
+from fibsd.domain.dice import DiceSource
+from fibsd.infra.passwords import PasswordHasher
 from fibsd.store.sqlite import SQLiteStore as Store
 
 PASSWORD = "secret"

@@ -1,11 +1,11 @@
-"""fibsd.accounts: name/password rules, FIBS defaults, toggles and `set` variables."""
+"""fibsd.domain.accounts: name/password rules, FIBS defaults, toggles and `set` variables."""
 
 from __future__ import annotations
 
 import attrs
 import pytest
 
-from fibsd.accounts import (
+from fibsd.domain.accounts import (
     Account,
     PasswordProblem,
     Toggles,

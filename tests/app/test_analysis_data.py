@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.analysis import AnalysedError, MatchAnalysis, PlayerAnalysis, band, pr
+from fibsd.domain.match_analysis import AnalysedError, MatchAnalysis, PlayerAnalysis, band, pr
 from fibsd.store.sqlite import SQLiteStore
 
 

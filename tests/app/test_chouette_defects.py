@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from fibsd.app import chouettes
 from fibsd.app.session import Departure
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from protocol.board import BoardLine
 from tests.app.driver import CoreDriver
 from tests.app.test_chouette_transcripts import (

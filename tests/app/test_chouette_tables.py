@@ -10,7 +10,7 @@ from fibsd.app.play.boards import CubeView, game_board_line
 from fibsd.app.play.chouette import ChouetteTable, SavedChouette
 from fibsd.app.play.chouette_view import Seating
 from fibsd.app.play.chouette_view import board_line as chouette_board_line
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from fibsd.store.api import ChouetteSave
 from protocol.board import YOU
 from tests.app.driver import CoreDriver

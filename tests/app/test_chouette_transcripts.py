@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from fibsd.app import chouettes
 from fibsd.app.session import Departure
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.app.driver import CoreDriver
 from tests.chouette.helpers import (
     BOX_SINGLE,

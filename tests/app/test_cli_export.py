@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.matfile import export_mat, parse_mat
+from fibsd.domain.matfile import export_mat, parse_mat
 from fibsd.rules import Match, MatchOptions
 from fibsd.store.sqlite import SQLiteStore as Store
 

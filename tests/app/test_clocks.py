@@ -12,7 +12,7 @@ import pytest
 from fibsd.app import timers
 from fibsd.app.play.table import Table
 from fibsd.app.session import Departure, Session
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.app.driver import CoreDriver
 
 DAY = 86400.0

@@ -1,4 +1,4 @@
-"""fibsd.config: defaults, the shipped TOML file, overrides, one-line errors, the MOTD."""
+"""fibsd.infra.config: defaults, the shipped TOML file, overrides, one-line errors, the MOTD."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from fibsd.config import BUILTIN_MOTD, TABLES, Config, ConfigError, load_motd
+from fibsd.infra.config import BUILTIN_MOTD, TABLES, Config, ConfigError, load_motd
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED_TOML = REPO / "conf" / "fibsd.toml"

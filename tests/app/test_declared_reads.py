@@ -14,7 +14,7 @@ import ast
 import threading
 from pathlib import Path
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.app import dispatch
 from fibsd.store import Reader, SavedMatchInfo, Store
 from tests.app.driver import CoreDriver

@@ -1,4 +1,4 @@
-"""The verifiable dice scheme (`fibsd.fairdice`): determinism, resumption, commitment,
+"""The verifiable dice scheme (`fibsd.domain.fairdice`): determinism, resumption, commitment,
 unbiasedness, verification, and the reconstruction of a played match's draws."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from fibsd.dice import SeededDice
-from fibsd.fairdice import (
+from fibsd.domain.dice import SeededDice
+from fibsd.domain.fairdice import (
     ACCEPT_BELOW,
     chi_square_p_value,
     coin_from_uniform,
@@ -26,7 +26,7 @@ from fibsd.fairdice import (
     verify,
     verify_mat_rolls,
 )
-from fibsd.matfile import export_mat, parse_mat
+from fibsd.domain.matfile import export_mat, parse_mat
 from fibsd.rules import GamePhase, GameResult, Match, MatchOptions, legal_plays
 
 SEED = bytes(range(32))
@@ -295,7 +295,7 @@ def test_dice_header_lines_are_mat_comments() -> None:
 
 
 def test_match_dice_gives_each_match_its_own_stream_and_continues_a_saved_one() -> None:
-    from fibsd.dice import MatchDice, ScriptedDice, SeededDice
+    from fibsd.domain.dice import MatchDice, ScriptedDice, SeededDice
 
     factory = MatchDice()
     first, second = factory.new(), factory.new()

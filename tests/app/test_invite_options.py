@@ -4,7 +4,7 @@ which the invitee is told in one extension line."""
 
 from __future__ import annotations
 
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.app.driver import CoreDriver
 
 

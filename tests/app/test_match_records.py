@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import fibsd.store.sqlite as store_module
-from fibsd.accounts import Account
-from fibsd.matfile import MatchRecord
+from fibsd.domain.accounts import Account
+from fibsd.domain.matfile import MatchRecord
 from fibsd.rules import GameResult, Match, MatchOptions
 from fibsd.store import NoSuchAccount
 from fibsd.store.sqlite import SCHEMA_VERSION

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fibsd.matfile import (
+from fibsd.domain.matfile import (
     MatchRecord,
     MatFile,
     export_mat,
@@ -368,9 +368,9 @@ def test_gnu_backgammon_imports_the_export_with_the_same_score(
 def test_ratings_and_matfile_are_pure() -> None:
     # They run inside the synchronous core and in the CLI: no trio, no database, no I/O.
     code = (
-        "import sys, fibsd.ratings, fibsd.matfile; "
+        "import sys, fibsd.domain.ratings, fibsd.domain.matfile; "
         "print(sorted(m for m in ('trio', 'sqlite3', 'socket', 'subprocess', 'fibsd.store', "
-        "'fibsd.server', 'fibsd.app.session') if m in sys.modules))"
+        "'fibsd.shell.server', 'fibsd.app.session') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=60)
@@ -380,7 +380,7 @@ def test_ratings_and_matfile_are_pure() -> None:
 def test_the_longest_play_keeps_the_columns_apart() -> None:
     # Four hits with 33 fill the whole left column; the columns must still split where
     # gnubg splits them, by the second `dd:` and by a double space.
-    from fibsd.matfile import _Columns
+    from fibsd.domain.matfile import _Columns
 
     longest = "33: 24/21* 21/18* 18/15* 15/12*"
     columns = _Columns()

@@ -4,7 +4,7 @@ save as a typed value the store interprets."""
 from __future__ import annotations
 
 from fibsd.app.play import narration
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from fibsd.rules import (
     CubeOffered,
     DiceRolled,

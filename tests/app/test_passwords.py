@@ -1,4 +1,4 @@
-"""fibsd.passwords: salted slow hashes, verification that never raises, rehash policy."""
+"""fibsd.infra.passwords: salted slow hashes, verification that never raises, rehash policy."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from fibsd.config import Config
-from fibsd.passwords import SCHEMES, PasswordHasher, Scheme
+from fibsd.infra.config import Config
+from fibsd.infra.passwords import SCHEMES, PasswordHasher, Scheme
 
 PASSWORD = "s3cret_Pw!"
 
@@ -111,7 +111,7 @@ def test_importing_passlib_emits_no_warning() -> None:
     # pytest runs with filterwarnings=error, but the import may have happened already in
     # this process; a fresh interpreter with -W error proves it.
     result = subprocess.run(
-        [sys.executable, "-W", "error", "-c", "import fibsd.passwords"],
+        [sys.executable, "-W", "error", "-c", "import fibsd.infra.passwords"],
         capture_output=True,
         text=True,
         timeout=60,

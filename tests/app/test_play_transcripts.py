@@ -13,7 +13,7 @@ from typing import Any
 
 from fibsd.app.play.table import Table
 from fibsd.app.session import Session
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from fibsd.rules import Match, MatchOptions
 from fibsd.rules.position import side_to_hex
 from tests.app.driver import CoreDriver

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fibsd.ratings import k_factor, rating_calculation_block, rating_change
+from fibsd.domain.ratings import k_factor, rating_calculation_block, rating_change
 
 # The reference's worked example: D = 155.634835, n = 3, "myself" (experience 2761) is
 # the favourite and wins against "someplayer" (experience 187).

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import attrs
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.app import presence
 from fibsd.app.outcome import ClipBytes, Lines
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.clock import ManualClock
-from fibsd.config import Config
-from fibsd.passwords import PasswordHasher
+from fibsd.infra.wallclock import ManualClock
+from fibsd.infra.config import Config
+from fibsd.infra.passwords import PasswordHasher
 from fibsd.store.sqlite import SQLiteStore as Store
 
 

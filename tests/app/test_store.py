@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pytest
 
-from fibsd.accounts import Account, Toggles, Variables
+from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.store import (
     NameTaken,
     NoSuchAccount,
@@ -294,7 +294,7 @@ def test_threads_can_share_one_store(backend: StoreBackend) -> None:
 WRITER = textwrap.dedent(
     """
     import sys, time
-    from fibsd.accounts import Account
+    from fibsd.domain.accounts import Account
     from fibsd.store.backends import open_store
     store = open_store(sys.argv[1])
     store.create_account(Account.new("Alice", "h", created_at=1.0))
@@ -346,7 +346,7 @@ def test_these_modules_import_neither_trio_nor_the_wire_codec() -> None:
     # `protocol.vocabulary` and the wording and errors it is made of), never the codec.
     allowed = "{'protocol', 'protocol.vocabulary', 'protocol.wording', 'protocol.errors'}"
     code = (
-        "import sys, fibsd.config, fibsd.passwords, fibsd.accounts, fibsd.store.sqlite\n"
+        "import sys, fibsd.infra.config, fibsd.infra.passwords, fibsd.domain.accounts, fibsd.store.sqlite\n"
         "bad = [m for m in sys.modules if m == 'trio'\n"
         f"       or m.split('.')[0] == 'protocol' and m not in {allowed}]\n"
         "assert not bad, bad\n"

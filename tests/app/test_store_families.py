@@ -3,7 +3,7 @@ family runs on PostgreSQL too): engine analyses (issue 23)."""
 
 from __future__ import annotations
 
-from fibsd.analysis import MatchAnalysis, PlayerAnalysis
+from fibsd.domain.match_analysis import MatchAnalysis, PlayerAnalysis
 from tests.conftest import StoreBackend
 
 

@@ -17,7 +17,7 @@ import pytest
 
 import fibsd.store.postgresql as postgresql_module
 from fibsd.__main__ import main
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.store import StoreError
 from fibsd.store.migrations import postgresql as postgresql_migrations
 from fibsd.store.migrations import sqlite as sqlite_migrations
@@ -220,7 +220,7 @@ def test_a_server_on_sqlite_never_imports_the_postgresql_driver(tmp_path: Path) 
     import sys
 
     code = (
-        "import sys, fibsd.__main__, fibsd.server\n"
+        "import sys, fibsd.__main__, fibsd.shell.server\n"
         "from fibsd.store.backends import open_store\n"
         f"open_store({str(tmp_path / 'club.db')!r}).close()\n"
         "assert not [m for m in sys.modules if m.split('.')[0] == 'psycopg'], 'psycopg imported'\n"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.store import apply_patch
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.conftest import StoreBackend

@@ -15,7 +15,7 @@ import pytest
 from fibsd.app import aftermath
 from fibsd.app.outcome import Ending, Job, MatchFinished, Outcome
 from fibsd.app.session import Departure, Session
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.app.driver import CoreDriver
 from tests.app.test_chouette_transcripts import Chouette
 

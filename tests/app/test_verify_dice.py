@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from fibsd.dice import SeededDice
-from fibsd.fairdice import dice_header_lines, rolls_document, rolls_of_match
-from fibsd.matfile import export_mat
+from fibsd.domain.dice import SeededDice
+from fibsd.domain.fairdice import dice_header_lines, rolls_document, rolls_of_match
+from fibsd.domain.matfile import export_mat
 from fibsd.rules import Match, MatchOptions
 from fibsd.tools.verify_dice import InputError, run
 from tests.app.test_fairdice import play

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fibsd.clock import SystemClock
+from fibsd.infra.wallclock import SystemClock
 from tests.server.conftest import start_server
 
 __all__ = ["bot_server", "start_server"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import trio
 
-from fibsd.clock import SystemClock
+from fibsd.infra.wallclock import SystemClock
 from fibsd.tools.bots.client import BotClient, ConnectionLost
 from fibsd.tools.bots.player import BotConfig
 from fibsd.tools.bots.strategy import RandomStrategy

@@ -29,9 +29,9 @@ from typing import Any
 import attrs
 import trio
 
-from fibsd.accounts import Account
-from fibsd.clock import SystemClock
-from fibsd.passwords import PasswordHasher
+from fibsd.domain.accounts import Account
+from fibsd.infra.wallclock import SystemClock
+from fibsd.infra.passwords import PasswordHasher
 from tests.robustness.attackers import (
     ATTACKERS,
     PASSWORD,

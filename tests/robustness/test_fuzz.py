@@ -4,7 +4,7 @@
 arbitrary chunks: only clean lines, `ProtocolError` (`LineTooLong`) or `CommandError`.
 
 (b) The session layer without sockets: a `Registry` on an in-memory store, four accounts
-logged in as `Session`s (as `fibsd.server._converse` builds them), and random command lines
+logged in as `Session`s (as `fibsd.shell.server._converse` builds them), and random command lines
 (generated garbage, every command type through `format_command`, and invite/join/roll/move/
 double/accept/resign/leave sequences so that matches start and progress) fed to random
 sessions. A small driver plays the shell's part: it commits each `Outcome`'s writes to the

@@ -38,7 +38,7 @@ def test_importing_the_rules_loads_no_io_or_other_ring() -> None:
     code = (
         "import sys, fibsd.rules, fibsd.rules.chouette; "
         "print(sorted(m for m in ('trio', 'socket', 'asyncio', 'random', 'protocol', "
-        "'fibsd.server', 'fibsd.app.session', 'fibsd.app.registry') if m in sys.modules))"
+        "'fibsd.shell.server', 'fibsd.app.session', 'fibsd.app.registry') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -52,7 +52,7 @@ def test_the_tournament_rules_load_no_other_ring() -> None:
     code = (
         "import sys, fibsd.rules.tournament; "
         "print(sorted(m for m in ('trio', 'asyncio', 'protocol', "
-        "'fibsd.server', 'fibsd.app.session', 'fibsd.app.registry') if m in sys.modules))"
+        "'fibsd.shell.server', 'fibsd.app.session', 'fibsd.app.registry') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -9,11 +9,11 @@ import attrs
 import pytest
 import trio
 
-from fibsd.clock import ManualClock
-from fibsd.config import Config
-from fibsd.dice import DiceSource
-from fibsd.passwords import PasswordHasher
-from fibsd.server import Server
+from fibsd.infra.wallclock import ManualClock
+from fibsd.infra.config import Config
+from fibsd.domain.dice import DiceSource
+from fibsd.infra.passwords import PasswordHasher
+from fibsd.shell.server import Server
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server.client import TestClient
 

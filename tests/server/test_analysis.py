@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import trio
 
-from fibsd.clock import SystemClock
+from fibsd.infra.wallclock import SystemClock
 from fibsd.tools.bots.client import BotClient
 from fibsd.tools.bots.player import BotConfig
 from fibsd.tools.bots.strategy import RandomStrategy

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import trio
 
-from fibsd.analyser import AnalysisPool
+from fibsd.shell.analysis_workers import AnalysisPool
 from fibsd.rules import MatchOptions
 from fibsd.store.sqlite import SQLiteStore
 from tests.app.random_matches import play_match

@@ -12,8 +12,8 @@ from typing import Any
 
 import trio
 
-from fibsd.clock import SystemClock
-from fibsd.dice import ScriptedDice
+from fibsd.infra.wallclock import SystemClock
+from fibsd.domain.dice import ScriptedDice
 from tests.server.client import TestClient
 from tests.server.helpers import register, telnet_login
 from tests.server.players import Player

@@ -11,8 +11,8 @@ import socket
 import trio
 import trio.testing
 
-from fibsd.config import Config
-from fibsd.connection import Connection, Flusher
+from fibsd.infra.config import Config
+from fibsd.shell.connection import Connection, Flusher
 
 
 async def _pair(flusher: Flusher, max_output_lines: int = 2000) -> tuple[Connection, trio.SocketStream]:

@@ -16,8 +16,8 @@ import pytest
 import trio
 
 from fibsd.app import dispatch
-from fibsd.dice import ScriptedDice
-from fibsd.ordering import DeliveryOrder
+from fibsd.domain.dice import ScriptedDice
+from fibsd.shell.ordering import DeliveryOrder
 from tests.server.helpers import clip_login
 from tests.server.players import Player
 

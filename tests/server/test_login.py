@@ -169,7 +169,7 @@ async def test_line_too_long_closes_only_that_connection(start_server: Any) -> N
 
 
 async def test_a_hash_of_another_scheme_is_replaced_at_login(start_server: Any) -> None:
-    from fibsd.passwords import PasswordHasher
+    from fibsd.infra.passwords import PasswordHasher
 
     running = await start_server()
     await register(running, "ivy", "s3cret")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.server.players import Player
 
 

@@ -223,8 +223,8 @@ async def test_waitfor(start_server: Any) -> None:
 async def test_a_who_list_longer_than_the_outbox_bound_is_delivered_whole(start_server: Any) -> None:
     """Found by the load generator: each who-info line used to be one outbox entry, so a
     login with more users online than `max_output_lines` overflowed its own outbox."""
-    from fibsd.accounts import Account
-    from fibsd.passwords import PasswordHasher
+    from fibsd.domain.accounts import Account
+    from fibsd.infra.passwords import PasswordHasher
 
     running = await start_server(**{"limits.max_output_lines": 100,
                                     "limits.max_connections_per_address": 200})

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fibsd.dice import ScriptedDice
-from fibsd.matfile import parse_mat
+from fibsd.domain.dice import ScriptedDice
+from fibsd.domain.matfile import parse_mat
 from protocol.messages import TextLine, UnknownLine, parse_server_line
 from protocol.wording import EXTENSION_LINES
 from tests.server.client import TestClient

@@ -22,9 +22,9 @@ import pytest
 import trio
 import trio.testing
 
-from fibsd.clock import ManualClock
-from fibsd.passwords import PasswordHasher
-from fibsd.server import Server
+from fibsd.infra.wallclock import ManualClock
+from fibsd.infra.passwords import PasswordHasher
+from fibsd.shell.server import Server
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server.client import TestClient
 from tests.server.conftest import test_config as server_config

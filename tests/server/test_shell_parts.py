@@ -10,13 +10,13 @@ import pytest
 import trio
 import trio.testing
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.session import Departure, Session
-from fibsd.committer import GroupCommitter
-from fibsd.config import Config
-from fibsd.connection import Connection, Flusher
-from fibsd.delivery import Deliverer
+from fibsd.shell.committer import GroupCommitter
+from fibsd.infra.config import Config
+from fibsd.shell.connection import Connection, Flusher
+from fibsd.shell.delivery import Deliverer
 from fibsd.store.api import Store
 from fibsd.store.sqlite import SQLiteStore
 from protocol.messages import TextLine

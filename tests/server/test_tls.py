@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import trio
 
-from fibsd.config import Config, ConfigError
-from fibsd.dice import ScriptedDice
-from fibsd.tls import server_context
+from fibsd.infra.config import Config, ConfigError
+from fibsd.domain.dice import ScriptedDice
+from fibsd.shell.tls import server_context
 from tests.server.client import TestClient
 from tests.server.helpers import clip_login, register
 from tests.server.players import Player
@@ -164,7 +164,7 @@ async def test_a_seeded_match_over_tls_verifies_from_its_export(
 ) -> None:
     """Issue 8 end to end: the commitment seen at the start and the `.mat` the server
     exports at the end are all a player needs for `verify-dice`."""
-    from fibsd.matfile import mat_text
+    from fibsd.domain.matfile import mat_text
     from fibsd.tools.verify_dice import run
 
     running, door = await start_tls(start_server, certificate)  # seeded dice per match

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fibsd.fairdice import commitment_of, rolls_of_match, verify
+from fibsd.domain.fairdice import commitment_of, rolls_of_match, verify
 from tests.server.players import Player
 
 

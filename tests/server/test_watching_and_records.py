@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fibsd.dice import ScriptedDice
-from fibsd.matfile import parse_mat
+from fibsd.domain.dice import ScriptedDice
+from fibsd.domain.matfile import parse_mat
 from protocol.board import BoardLine
 from tests.server.players import Player
 

@@ -13,8 +13,8 @@ import trio
 from wsproto.events import BytesMessage
 from wsproto.frame_protocol import CloseReason
 
-from fibsd.config import Config, ConfigError
-from fibsd.dice import ScriptedDice
+from fibsd.infra.config import Config, ConfigError
+from fibsd.domain.dice import ScriptedDice
 from tests.server.client import TestClient
 from tests.server.helpers import clip_login, register
 from tests.server.players import Player

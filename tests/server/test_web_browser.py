@@ -27,10 +27,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from fibsd.clock import ManualClock
-from fibsd.dice import ScriptedDice
-from fibsd.passwords import PasswordHasher
-from fibsd.server import Server
+from fibsd.infra.wallclock import ManualClock
+from fibsd.domain.dice import ScriptedDice
+from fibsd.infra.passwords import PasswordHasher
+from fibsd.shell.server import Server
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server import conftest
 

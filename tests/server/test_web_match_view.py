@@ -8,16 +8,15 @@ Set FIBSD_WEB_SCREENSHOTS=docs to save a screenshot of each screen into docs/.
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
 
-import random
-import re
-
-from fibsd.dice import ScriptedDice
+from fibsd.domain.dice import ScriptedDice
 from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
 from tests.server.web_player import choose_play
 

@@ -16,7 +16,7 @@ from typing import Protocol
 
 import attrs
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.rules import Game, GamePhase, Match
 from protocol.board import YOU, BoardLine, Colour, board_line_from_sides
 from protocol.messages import BoardMessage

@@ -25,8 +25,8 @@ from fibsd.app.play.chouette_narration import narrate, refusal, signed
 from fibsd.app.play.chouette_view import Seating
 from fibsd.app.play.notation import own_point, play_error
 from fibsd.app.play.table import Occupant, RollCounts
-from fibsd.clock import Clock
-from fibsd.dice import DiceSource, SeededDice
+from fibsd.infra.wallclock import Clock
+from fibsd.domain.dice import DiceSource, SeededDice
 from fibsd.rules import Game, GamePhase, IllegalPlay, RuleError, TurnPassed
 from fibsd.rules.chouette import (
     AnyEvent,

@@ -25,13 +25,13 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from fibsd.accounts import Account
+from fibsd.domain.accounts import Account
 from fibsd.app.outcome import Outcome, Recipient
 from fibsd.app.play import boards, narration
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
-from fibsd.clock import Clock
-from fibsd.dice import DiceSource, SeededDice
+from fibsd.infra.wallclock import Clock
+from fibsd.domain.dice import DiceSource, SeededDice
 from fibsd.store.api import MatchChange, MatchCopy, MatchSave, save_running_match
 from fibsd.app.play import timing
 from fibsd.rules.timecontrol import MatchClock

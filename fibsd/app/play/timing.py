@@ -21,9 +21,9 @@ from typing import Generic, Protocol, TypeVar
 
 from fibsd.app.outcome import Outcome, Recipient
 from fibsd.rules import GamePhase, Match
-from fibsd.rules.timecontrol import MatchClock
+from fibsd.rules.timecontrol import SECONDS_PER_DAY, MatchClock, TimeControl
 from protocol.messages import TextLine
-from protocol.wording import Text
+from protocol.wording import Text, render
 
 
 class Timed(Protocol):
@@ -113,6 +113,18 @@ def clock_line(table: Timed, now: float) -> TextLine:
         mover="-" if running is None else table.names[running],
         kind="days" if control.correspondence else "delay",
     )
+
+
+def terms(control: TimeControl) -> str:
+    """A clock's terms in words, for the `Clock: ...` line: `delay 12 s, reserve 10:00, one
+    overtime of 1:00` / `2 days per move (correspondence)`."""
+    if control.per_move is not None:
+        return render(Text.CLOCK_TERMS_DAYS, text=f"{control.per_move / SECONDS_PER_DAY:g}")
+    text = render(Text.CLOCK_TERMS_PER_GAME if control.per_game else Text.CLOCK_TERMS_DELAY,
+                  text=f"{control.delay:g}", duration=duration(control.reserve))
+    if control.overtime > 0:
+        text += render(Text.CLOCK_TERMS_OVERTIME, duration=duration(control.overtime))
+    return text
 
 
 def duration(seconds: float) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 
-from fibsd.accounts import Account, new_invitation_codes, password_problem
+from fibsd.domain.accounts import Account, new_invitation_codes, password_problem
 from fibsd.app.outcome import Job, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fibsd.app import lobby
+from fibsd.app import lobby, tournaments
 from fibsd.app.lobby import (
     MAX_LENGTH_FOR_NEWCOMERS,
     RANKED_EXPERIENCE,
@@ -21,14 +21,14 @@ from fibsd.app.lobby import (
     stop_watching,
 )
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import boards
+from fibsd.app.play import boards, timing
 from fibsd.app.play.notation import bearoff_text
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs import clocks
 from fibsd.app.verbs.social import refuse_if_muted
-from fibsd.matfile import MatchRecord, mat_lines, record_summary
+from fibsd.domain.matfile import MatchRecord, mat_lines, record_summary
 from fibsd.rules import (
     ActionReason,
     GamePhase,
@@ -122,7 +122,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         out.to(target, TextLine.of(Text.INVITATION_RULES, text=rules))
     if clock is not None and not resume:
         # A plain line after FIBS's two (a client shows it as text; docs/clocks.md).
-        terms = TextLine.of(Text.MATCH_CLOCK, text=clocks.terms(clock))
+        terms = TextLine.of(Text.MATCH_CLOCK, text=timing.terms(clock))
         out.to(session, terms)
         out.to(target, terms)
     if not resume and saved is not None:
@@ -184,6 +184,8 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
         # FIBS's way back to a saved match (a FIBS client is reminded of a correspondence
         # match by a resume invitation: wording.EXTENSION_LINES).
         lobby.enter_correspondence(registry, session, command.name, out)
+        return
+    if tournaments.come_back(registry, session, command.name, out):
         return
     found = _invitation_to_join(registry, session, command.name, out)
     if found is None:
@@ -250,10 +252,14 @@ def _join_with_saved(registry: Registry, session: Session, name: str, invitation
 
 
 def leave(registry: Registry, session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
-    if session.table is None:
+    table = session.table
+    if table is None:
         out.to(session, TextLine.of(Text.NO_ONE_TO_LEAVE))
         return
+    opponent = table.names[1 - table.seat_of_name(session.name)]
     interrupt(registry, session, Interruption.LEFT, out)
+    if session.table is None:  # (a tournament's match waits for him: `join` brings him back)
+        tournaments.hold(registry, session.name, opponent, out)
     if isinstance(command, c.Panic):
         out.to(session, TextLine.of(Text.PANIC_SAVED))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from fibsd.accounts import (
+from fibsd.domain.accounts import (
     Variables,
     email_is_valid,
     password_problem,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fibsd.accounts import Account, name_key
+from fibsd.domain.accounts import Account, name_key
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session

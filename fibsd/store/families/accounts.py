@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
-from fibsd.accounts import Account, Toggles, Variables
+from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.store.api import NameTaken, NoSuchAccount
 from fibsd.store.families.base import Family, json_object
 

@@ -8,7 +8,7 @@ import json
 import zlib
 from collections.abc import Sequence
 
-from fibsd.analysis import MatchAnalysis
+from fibsd.domain.match_analysis import MatchAnalysis
 from fibsd.store.families.base import Family
 
 

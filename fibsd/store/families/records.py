@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
-from fibsd.matfile import MatchRecord
+from fibsd.domain.matfile import MatchRecord
 from fibsd.store.api import NoSuchAccount
 from fibsd.store.families.base import Family, json_object, pair_key
 

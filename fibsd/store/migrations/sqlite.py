@@ -160,7 +160,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     CREATE TABLE analyses (
         record_id   INTEGER PRIMARY KEY,
-        data        TEXT NOT NULL,  -- JSON: fibsd.analysis.MatchAnalysis.to_dict()
+        data        TEXT NOT NULL,  -- JSON: fibsd.domain.match_analysis.MatchAnalysis.to_dict()
         sgf         BLOB NOT NULL,  -- zlib: gnubg's `save match` of the analysed match
         analysed_at REAL NOT NULL
     );

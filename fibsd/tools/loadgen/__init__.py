@@ -12,10 +12,10 @@ This package owns the load client and its three scenarios, nothing of the server
 - `__main__`: the command line (`python -m fibsd.tools.loadgen SCENARIO ...`).
 
 It talks to the server only through the socket (and /proc for memory); it never imports
-the server's internals (`fibsd.server`, `fibsd.app`; import-linter checks it). Of the bots it borrows only `fibsd.tools.bots.moves`
+the server's internals (`fibsd.shell.server`, `fibsd.app`; import-linter checks it). Of the bots it borrows only `fibsd.tools.bots.moves`
 (a board line to a position, a play to a command line). The one exception, documented in
 `fibsd.tools` and allowed by name in setup.cfg: `serverproc` seeds the database through
-`fibsd.store`, `fibsd.accounts` and `fibsd.passwords` before the server starts, and asks
-`fibsd.config.Config` which limits this server version has.
+`fibsd.store`, `fibsd.domain.accounts` and `fibsd.infra.passwords` before the server starts, and asks
+`fibsd.infra.config.Config` which limits this server version has.
 Traffic goes only to 127.0.0.1, and every loop is bounded in count and in time.
 """

@@ -70,7 +70,7 @@ _RAISED_LIMITS: dict[str, int | float] = {
 def _raised_limits() -> str:
     import attrs
 
-    from fibsd.config import Config
+    from fibsd.infra.config import Config
 
     known = attrs.fields_dict(Config)
     return "".join(f"{key} = {value!r}\n" for key, value in _RAISED_LIMITS.items() if key in known)
@@ -141,8 +141,8 @@ def precreate_accounts(location: str | Path, names: Iterable[str]) -> int:
     One hash is computed and shared: every account has the same password, and a salted
     pbkdf2 hash verifies for any account that stores it. Returns how many were created.
     """
-    from fibsd.accounts import Account
-    from fibsd.passwords import PasswordHasher
+    from fibsd.domain.accounts import Account
+    from fibsd.infra.passwords import PasswordHasher
     from fibsd.store.backends import open_store
 
     hashed = PasswordHasher("pbkdf2_sha256", pbkdf2_rounds=1000).hash(PASSWORD)

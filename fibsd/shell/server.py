@@ -1,14 +1,14 @@
 """The trio shell: listeners, one reader loop per connection, one flusher for all output.
 
-With `fibsd.connection`, `fibsd.login`, `fibsd.web` and `fibsd.__main__` this is the only
+With `fibsd.shell.connection`, `fibsd.shell.login`, `fibsd.shell.web` and `fibsd.__main__` this is the only
 part of the server that imports trio (the client tools in `fibsd.tools` use trio too, as
 clients; the `[importlinter]` contracts in setup.cfg keep trio out of everything below the
 shell). Everything it does with a command is: frame the bytes into lines, hand a line to
 the synchronous application core, commit the returned writes to the store in a worker
 thread, then deliver the returned lines. The parts are classes of their own, each
-testable alone: `fibsd.committer.GroupCommitter` (the group commit),
-`fibsd.delivery.Deliverer` (queuing lines, prompts and closes, with coalescing),
-`fibsd.ordering.DeliveryOrder` (invariant 7) and `fibsd.connection` (framing, outboxes,
+testable alone: `fibsd.shell.committer.GroupCommitter` (the group commit),
+`fibsd.shell.delivery.Deliverer` (queuing lines, prompts and closes, with coalescing),
+`fibsd.shell.ordering.DeliveryOrder` (invariant 7) and `fibsd.shell.connection` (framing, outboxes,
 the flusher). `Server` keeps the listeners, the command loop, the one ticker and the
 jobs, and shutdown.
 
@@ -31,7 +31,7 @@ Concurrency invariants:
 6. Writes are committed before the lines that acknowledge them are delivered.
 7. What one connection receives is in the order the events happened: an outcome's lines
    wait behind lines made earlier for the same user that still wait for their commit,
-   even when it has nothing to commit itself (`fibsd.ordering`; issue 20 §1).
+   even when it has nothing to commit itself (`fibsd.shell.ordering`; issue 20 §1).
 """
 
 from __future__ import annotations
@@ -45,32 +45,32 @@ from contextlib import contextmanager
 
 import trio
 
-from fibsd.analyser import AnalysisPool, find_gnubg
-from fibsd.analysis import AnalysisDone
+from fibsd.shell.analysis_workers import AnalysisPool, find_gnubg
+from fibsd.domain.match_analysis import AnalysisDone
 from fibsd.app import aftermath, analyses, dispatch, presence, presentation, timers
 from fibsd.app.outcome import Job, Outcome, Recipient
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.clock import Clock, SystemClock
-from fibsd.committer import GroupCommitter
-from fibsd.config import Config
-from fibsd.connection import Connection, ConnectionClosed, Flusher
-from fibsd.delivery import Deliverer, recipients
-from fibsd.dice import DiceSource
-from fibsd.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
-from fibsd.login import Arrival, LoginServices, login_dialogue
-from fibsd.matfile import mat_lines, mat_text
-from fibsd.ordering import DeliveryOrder, Ticket
-from fibsd.passwords import PasswordHasher
+from fibsd.infra.wallclock import Clock, SystemClock
+from fibsd.shell.committer import GroupCommitter
+from fibsd.infra.config import Config
+from fibsd.shell.connection import Connection, ConnectionClosed, Flusher
+from fibsd.shell.delivery import Deliverer, recipients
+from fibsd.domain.dice import DiceSource
+from fibsd.infra.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
+from fibsd.shell.login import Arrival, LoginServices, login_dialogue
+from fibsd.domain.matfile import mat_lines, mat_text
+from fibsd.shell.ordering import DeliveryOrder, Ticket
+from fibsd.infra.passwords import PasswordHasher
 from fibsd.store import Store
-from fibsd.tls import server_context
-from fibsd.web import WebListener, WebSocketStream
+from fibsd.shell.tls import server_context
+from fibsd.shell.web import WebListener, WebSocketStream
 from protocol.errors import LineTooLong
 from protocol.framing import encode_line
 from protocol.messages import TextLine
 from protocol.wording import Text
 
-log = logging.getLogger("fibsd.server")
+log = logging.getLogger("fibsd.shell.server")
 
 
 class Server:
@@ -92,7 +92,7 @@ class Server:
         self.registry = Registry(
             config=config, store=store, clock=self.clock, hasher=self.hasher, dice=dice
         )
-        #: Queues outcomes on the connections of their recipients (`fibsd.delivery`).
+        #: Queues outcomes on the connections of their recipients (`fibsd.shell.delivery`).
         self._delivery = Deliverer()
         self._connections = self._delivery.connections
         #: Writes every plain connection's queued output once per scheduler pass.
@@ -143,7 +143,7 @@ class Server:
             request_timeout_seconds=config.login_timeout_seconds,
         ) if config.web_enabled else None
         # Issue 23: GNU Backgammon worker processes analyse finished matches
-        # (fibsd/analyser.py); without gnubg the server runs and says so when asked.
+        # (fibsd/shell/analysis_workers.py); without gnubg the server runs and says so when asked.
         self.analysis_pool: AnalysisPool | None = None
         gnubg = find_gnubg(config.analysis_gnubg)
         if config.analysis_workers == 0:

@@ -3,7 +3,7 @@
 
 The rules engine never rolls; the server asks a `DiceSource` and hands the values in.
 Matches draw from `SeededDice`, a stream of the published `fibsd-dice-v1` scheme
-(`fibsd.fairdice`) seeded from the operating system's CSPRNG, so that a player can
+(`fibsd.domain.fairdice`) seeded from the operating system's CSPRNG, so that a player can
 check every roll after the match.
 """
 
@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from fibsd.fairdice import (
+from fibsd.domain.fairdice import (
     SCHEME,
     SEED_BYTES,
     coin_from_uniform,
@@ -36,7 +36,7 @@ class DiceSource(Protocol):
 
 class SeededDice:
     """A `DiceSource` drawing value after value from one secret seed (the scheme is in
-    the docstring of `fibsd.fairdice`). `SeededDice.new()` for a new match;
+    the docstring of `fibsd.domain.fairdice`). `SeededDice.new()` for a new match;
     `SeededDice(seed, position)` or `from_dict` to continue a saved match where it stopped."""
 
     def __init__(self, seed: bytes, position: int = 0) -> None:

@@ -6,7 +6,7 @@ a 32-byte seed and its position in the stream (`uniform_value`, `die_from_unifor
 `verify_mat_rolls`), the reconstruction of the drawn values from a finished match
 (`rolls_of_match`, `dice_of_match`), the `.mat` header lines that carry commitment and
 seed (`dice_header_lines`), and the `dicetest` statistics (`roll_statistics`). The
-server's dice source that draws from this stream, `SeededDice`, is in `fibsd.dice`, where
+server's dice source that draws from this stream, `SeededDice`, is in `fibsd.domain.dice`, where
 dice come from; this module is the format both sides agree on, and the client tools
 (`fibsd.tools.verify_dice`) use it without the server.
 

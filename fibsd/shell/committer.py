@@ -18,7 +18,7 @@ import trio
 from fibsd.app.outcome import Write
 from fibsd.store import Store
 
-log = logging.getLogger("fibsd.server")
+log = logging.getLogger("fibsd.shell.server")
 
 
 class GroupCommitter:

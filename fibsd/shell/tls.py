@@ -4,7 +4,7 @@ certificate and key files.
 Owns which TLS versions and settings the server accepts (TLS 1.2 and later, Python's
 default server ciphers, no client certificates) and the one-line errors an operator sees
 when a file is missing, unreadable, or not a matching certificate and key. It knows
-nothing of sockets or trio: `fibsd.server` opens the listener with this context. The
+nothing of sockets or trio: `fibsd.shell.server` opens the listener with this context. The
 plain listener is unchanged, so clients that do not speak TLS keep working.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import ssl
 from pathlib import Path
 
-from fibsd.config import ConfigError
+from fibsd.infra.config import ConfigError
 
 
 def _readable(setting: str, path: Path) -> None:

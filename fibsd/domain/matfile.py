@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from fibsd.fairdice import dice_header_lines
+from fibsd.domain.fairdice import dice_header_lines
 from fibsd.rules import (
     Beavered,
     CheckersMoved,

@@ -16,14 +16,14 @@ from collections.abc import Awaitable, Callable, Sequence
 import attrs
 import trio
 
-from fibsd.accounts import Account, PasswordProblem, password_problem
+from fibsd.domain.accounts import Account, PasswordProblem, password_problem
 from fibsd.app.outcome import Write
 from fibsd.app.presentation import date_line
-from fibsd.clock import Clock
-from fibsd.config import Config
-from fibsd.connection import Connection
-from fibsd.limits import LoginGuard, WindowCounter
-from fibsd.passwords import PasswordHasher
+from fibsd.infra.wallclock import Clock
+from fibsd.infra.config import Config
+from fibsd.shell.connection import Connection
+from fibsd.infra.limits import LoginGuard, WindowCounter
+from fibsd.infra.passwords import PasswordHasher
 from fibsd.store import NameTaken, Store, StoredMessage
 from protocol.commands import (
     Connect,
@@ -37,7 +37,7 @@ from protocol.framing import ECHO_OFF, ECHO_ON
 from protocol.vocabulary import check_new_name
 from protocol.wording import Text, banner_lines, goodbye_lines, guest_lines, render
 
-log = logging.getLogger("fibsd.login")
+log = logging.getLogger("fibsd.shell.login")
 
 _GUEST_BYE_WORDS = frozenset({"bye", "adios", "ciao", "end", "exit", "logout", "quit", "tschoe"})
 

@@ -7,7 +7,7 @@ number of worker tasks taking record ids from one channel, one gnubg process eac
 time. A job that crashes, hangs or writes nonsense ends as a failure for that job only;
 the worker goes on with the next one. gnubg is GPL: it is only ever run, never imported.
 
-What a job produced goes back to the core as data (`fibsd.analysis.AnalysisDone`) through
+What a job produced goes back to the core as data (`fibsd.domain.match_analysis.AnalysisDone`) through
 the `deliver` callback; the core words it and writes it to the store. The queue itself
 (which matches wait, how many may) is the core's `AnalysisQueue`, persisted in the store,
 so jobs survive a restart: the server submits the stored ones again at start-up.
@@ -30,11 +30,11 @@ from pathlib import Path
 import attrs
 import trio
 
-from fibsd.analysis import GNUBG_SCRIPT, AnalysisDone, AnalysisError, read_gnubg_output
+from fibsd.domain.match_analysis import GNUBG_SCRIPT, AnalysisDone, AnalysisError, read_gnubg_output
 
 __all__ = ["AnalysisPool", "GnubgFailed", "GnubgRun", "find_gnubg", "run_gnubg"]
 
-log = logging.getLogger("fibsd.analyser")
+log = logging.getLogger("fibsd.shell.analysis_workers")
 
 #: Lowest CPU priority for the workers: the server's own commands come first.
 WORKER_NICENESS = 19

@@ -44,8 +44,7 @@ from typing import Final, Literal
 
 import attrs
 
-from fibsd.analysis import AUTO_CHOICES
-from fibsd.passwords import SCHEMES, PasswordHasher, Scheme
+from fibsd.infra.passwords import SCHEMES, PasswordHasher, Scheme
 from protocol.vocabulary import name_problem
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -81,11 +80,11 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     ),
     "admin": ("admins",),
     "club": ("registration", "allowed_networks"),
-    # Issue 8: the optional second listener speaking TLS (fibsd/tls.py).
+    # Issue 8: the optional second listener speaking TLS (fibsd/shell/tls.py).
     "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
-    # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/web.py).
+    # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/shell/web.py).
     "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins"),
-    # Issue 23: engine analysis by GNU Backgammon worker processes (fibsd/analyser.py).
+    # Issue 23: engine analysis by GNU Backgammon worker processes (fibsd/shell/analysis_workers.py).
     "analysis": (
         "analysis_gnubg",
         "analysis_workers",
@@ -108,6 +107,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 TOURNAMENT_CREATORS: Final = ("members", "admins")
+# Which finished matches the analysis queue takes by itself (docs/analysis.md).
+AUTO_CHOICES: Final = ("rated", "tournament", "none")
 _TABLE_OF: Final = {key: table for table, keys in TABLES.items() for key in keys}
 
 MAX_CLUB_NAME_CHARS: Final = 40
@@ -512,7 +513,7 @@ class Config:
     def password_hasher(self) -> PasswordHasher:
         """The hasher the server uses: the `[passwords]` scheme and cost.
 
-        Built here so that `fibsd.passwords` knows nothing of configuration.
+        Built here so that `fibsd.infra.passwords` knows nothing of configuration.
         """
         return PasswordHasher(
             self.password_hash_scheme,

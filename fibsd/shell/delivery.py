@@ -5,7 +5,7 @@ as the same bytes for each; a user's who-info (a status line) replaces the previ
 still waiting in an outbox (coalescing: `Connection.write_status`); telnet users get a
 prompt after each burst meant for them, the issuer's waiting while a job holds it; a
 leaving user gets none. Queuing never waits (the shell's invariant 3): the flusher sends
-each outbox later. Part of the trio shell, called back by `fibsd.ordering` so that nothing
+each outbox later. Part of the trio shell, called back by `fibsd.shell.ordering` so that nothing
 overtakes lines queued earlier; testable alone over connections on memory streams.
 """
 
@@ -18,10 +18,10 @@ from itertools import chain
 from fibsd.app import presentation
 from fibsd.app.outcome import ClipBytes, Outcome, Recipient
 from fibsd.app.session import Session
-from fibsd.connection import Connection
+from fibsd.shell.connection import Connection
 from protocol.framing import encode_line
 
-log = logging.getLogger("fibsd.server")
+log = logging.getLogger("fibsd.shell.server")
 
 
 class Deliverer:

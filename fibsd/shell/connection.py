@@ -32,10 +32,10 @@ from collections.abc import Iterable
 
 import trio
 
-from fibsd.config import Config
+from fibsd.infra.config import Config
 from protocol.framing import LineReader, encode_line, encode_prompt
 
-log = logging.getLogger("fibsd.connection")
+log = logging.getLogger("fibsd.shell.connection")
 
 _READ_BYTES = 4096
 

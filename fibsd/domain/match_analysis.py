@@ -6,7 +6,7 @@ gnubg's output into it (`read_gnubg_output`), PR (club-play.md A1: 500 × equity
 non-forced decisions), the band words (A2), the queue's state as the core sees it
 (`AnalysisQueue`), and `GNUBG_SCRIPT`: the Python that runs *inside* gnubg's own
 process (`gnubg -t -q -p SCRIPT`). gnubg is GPL: fibsd never imports it; the shell
-(`fibsd/analyser.py`) runs it as a separate process and hands its JSON here.
+(`fibsd/shell/analysis_workers.py`) runs it as a separate process and hands its JSON here.
 Pure: no trio, no store, no clock, no protocol.
 
 The figures, as gnubg 1.07 computes them (checked against its `show statistics match` in
@@ -33,7 +33,6 @@ from typing import Final, Literal
 import attrs
 
 __all__ = [
-    "AUTO_CHOICES",
     "GNUBG_SCRIPT",
     "AnalysedError",
     "AnalysisDone",
@@ -45,9 +44,6 @@ __all__ = [
     "pr",
     "read_gnubg_output",
 ]
-
-Auto = Literal["rated", "tournament", "none"]
-AUTO_CHOICES: Final[tuple[Auto, ...]] = ("rated", "tournament", "none")
 
 # club-play.md A2: the BMAB titles on PR (upper bounds, inclusive).
 BANDS: Final[tuple[tuple[float, str], ...]] = (

@@ -34,7 +34,7 @@ from wsproto.events import BytesMessage, CloseConnection, Ping, TextMessage
 from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import generate_accept_token
 
-log = logging.getLogger("fibsd.web")
+log = logging.getLogger("fibsd.shell.web")
 
 #: The paths that upgrade to the WebSocket (`/fibs` is what clients are told to use).
 WEBSOCKET_PATHS: Final = frozenset({"/fibs", "/"})
@@ -197,7 +197,7 @@ class WebListener:
                 await self._serve_stream(websocket)  # closes it
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the peer went away (or a TLS handshake failed)
-        except Exception:  # invariant 4 of fibsd.server: a bug closes this connection only
+        except Exception:  # invariant 4 of fibsd.shell.server: a bug closes this connection only
             log.exception("unexpected error on web connection from %s", peer)
         finally:
             if not upgraded:
