@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
 
 from fibsd.domain.dice import ScriptedDice
 from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
@@ -140,4 +141,44 @@ def test_the_winning_move_stays_on_screen_with_the_new_score(browser: WebDriver,
         assert alice.text("#pips").startswith("pips: You 0 ")
         assert bob.text("#pips").endswith("alice 0")
         shot(alice, "game-over")
+        no_console_errors(browser)
+
+
+def test_an_error_is_drawn_from_the_right_side_next_to_its_row(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #2: gnubg's position ID was read with the two sides swapped (a board with 17
+    # checkers a side), and drawn far below the row clicked. alice splits her back
+    # checkers (24/23 24/21), bob answers 6-5 with 8/2* 6/1: both are errors; bob's is
+    # drawn from his side, alice's checkers where she put them.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)) as server:
+        alice, bob = start_match(server, browser, length=1)
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        play(alice, (24, 21), (24, 23))
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll (no cube in a 1-point match: rolled for him)")
+        play(bob, (8, 2), (6, 1))
+        alice.click("#resign")
+        alice.click("#resign-yes")
+        bob.click("#accept")
+        bob.wait(lambda: bob.text("#result-text") == "You win the 1-point match 1–0.", "the match's end")
+        bob.click("#show-history")
+        bob.click('#history tr[data-match="1"] button[data-action="analyse"]')
+        bob.wait_log("Match 1 is queued for analysis")
+        WebDriverWait(bob.focus(), 180, poll_frequency=0.2).until(  # gnubg, niced, on a busy machine
+            lambda _d: "The analysis of match 1 is ready" in bob.log_text())
+        bob.click('#history tr[data-match="1"] button[data-action="analysis"]')
+        bob.wait(lambda: bob.visible('#analysis-errors tr[data-user="bob"]'), "bob's error")
+        bob.click('#analysis-errors tr[data-user="bob"] button[data-action="a-show"]')
+        bob.wait(lambda: "played 8/2* 6/1" in bob.text("#analysis-caption"), "the error's position")
+        mine = {q: int(bob.find(f'#analysis-board [data-q="{q}"]').get_attribute("data-mine")) for q in range(1, 25)}
+        bar = int(bob.find('#analysis-board [data-point="bar"]').get_attribute("data-count"))
+        off = int(bob.find('#analysis-board [data-point="off"]').get_attribute("data-count"))
+        assert sum(n for n in mine.values() if n > 0) + bar + off == 15, mine
+        assert 13 <= -sum(n for n in mine.values() if n < 0) <= 15, mine
+        # alice's back checkers left her 24-point (bob's 1): none of hers is there; her
+        # 6-, 8- and 13-points are bob's 19, 17 and 12.
+        assert mine[1] >= 0 and mine[19] == -5 and mine[17] == -3 and mine[12] == -5, mine
+        # The position is drawn just below its row, not at the end of the page.
+        row = bob.find('#analysis-errors tr[data-user="bob"]').rect
+        drawn = bob.find("#analysis-board").rect
+        assert 0 <= drawn["y"] - (row["y"] + row["height"]) < 120, (row, drawn)
+        shot(bob, "analysis")
         no_console_errors(browser)
