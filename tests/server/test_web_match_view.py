@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -181,4 +182,65 @@ def test_an_error_is_drawn_from_the_right_side_next_to_its_row(browser: WebDrive
         drawn = bob.find("#analysis-board").rect
         assert 0 <= drawn["y"] - (row["y"] + row["height"]) < 120, (row, drawn)
         shot(bob, "analysis")
+        no_console_errors(browser)
+
+
+def seat_chouette(server: ThreadedServer, browser: WebDriver) -> tuple[Page, Page, Page]:
+    """alice opens a table from the page, bob and carol join it, alice starts it."""
+    alice = Page(browser, server.url, new_tab=False)
+    register(alice, "alice")
+    bob = Page(browser, server.url)
+    register(bob, "bob")
+    carol = Page(browser, server.url)
+    register(carol, "carol")
+    alice.click("#show-chouettes")
+    alice.click('#extra button[data-action="c-create"]')
+    alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
+    for page in (bob, carol):
+        page.click("#show-chouettes")
+        page.click('#extra [data-table="1"] button[data-action="c-join"]')
+    alice.wait(lambda: "3 seated" in alice.text("#chouette-panel"), "three seated")
+    alice.click('#chouette-panel button[data-action="c-start"]')
+    return alice, bob, carol
+
+
+def test_one_row_per_double_in_plain_words_with_its_countdown(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #5: the box got two identical Take/Pass rows for one crew double (the
+    # double's line and the server's instruction each added one); #7: the instruction's
+    # telnet wording ("type 'accept'...", "within 60 seconds") went to the log with no
+    # countdown shown, and a resignation was "offers you normal".
+    dice = ScriptedDice([6, 5, 4, 3, 1, 6, 5, 2, 1], coin=0)
+    with ThreadedServer(tmp_path, dice) as server:
+        alice, bob, carol = seat_chouette(server, browser)
+        alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        play(alice, (8, 5), (6, 5))
+        carol.click('#chouette-panel button[data-action="c-double"]')
+        alice.wait(lambda: alice.visible('#chouette-panel [data-kind="double"][data-from="carol"]'), "carol's double")
+        alice.wait_log("carol doubles alice.")
+        assert len(alice.focus().find_elements(By.CSS_SELECTOR, '#chouette-panel [data-kind="double"]')) == 1
+        alice.click('#chouette-panel [data-from="carol"] button[data-action="c-accept"]')
+        bob.click("#roll")
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        play(bob, (24, 18), (18, 13))
+        # The box doubles every cube: one row each, counting the answer time down.
+        alice.click('#chouette-panel button[data-action="c-double"]')
+        for page in (bob, carol):
+            page.wait(lambda: "s to answer." in page.text('#chouette-panel [data-kind="double"][data-from="alice"]'),
+                      "the row with its countdown")
+            assert len(page.focus().find_elements(By.CSS_SELECTOR, '#chouette-panel [data-kind="double"]')) == 1
+        first = bob.text('#chouette-panel [data-kind="double"]')
+        bob.wait(lambda: bob.text('#chouette-panel [data-kind="double"]') != first, "the countdown running")
+        shot(bob, "chouette-answer")
+        bob.click('#chouette-panel [data-from="alice"] button[data-action="c-accept"]')
+        carol.click('#chouette-panel [data-from="alice"] button[data-action="c-accept"]')
+        alice.wait(lambda: alice.dice() == "2,1", "the box's roll")
+        bob.click('#chouette-panel button[data-action="c-resign"]')
+        bob.click('#chouette-panel button[data-action="c-resign-yes"]')
+        alice.wait(lambda: "bob offers you a single game: 2 to pay." in alice.log_text(), "the offer in words")
+        alice.wait(lambda: "bob offers you a single game" in alice.text('#chouette-panel [data-kind="resign"]'), "its row")
+        assert len(alice.focus().find_elements(By.CSS_SELECTOR, '#chouette-panel [data-kind="resign"]')) == 1
+        for page in (alice, bob, carol):
+            log = page.log_text()
+            assert "type '" not in log and "Type '" not in log and " seconds;" not in log, log
+            assert "normal" not in log, log
         no_console_errors(browser)
