@@ -29,7 +29,7 @@ function owed(kind, from, fields) {
 
 function reset() {
   Object.assign(c, { table: null, owner: null, seated: [], queue: [], box: null, partner: null, captain: null,
-    crew: [], game: 0, pending: [], over: "" });
+    crew: [], game: 0, pending: [], over: "", leaving: false });
   c.cubes.clear(); c.out.clear(); c.totals.clear();
 }
 
@@ -92,7 +92,7 @@ function onChouette(t) {
   } else if ((m = /^(\S+) (leaves|is asked to leave by the owner)\.$/.exec(t))) {
     c.seated = c.seated.filter((n) => n !== m[1]);
     c.queue = c.queue.filter((n) => n !== m[1]);
-    if (m[1] === me()) { reset(); state.board = state.shown = null; $("match-view").hidden = true; showList(); }
+    if (m[1] === me()) { reset(); closeBoard(); showList(); }
   } else if ((m = /^the order is (.*)\.$/.exec(t))) {
     c.queue = names(m[1]);
   } else if ((m = /^game (\d+)\. Box: (\S+?)(?:, partner (\S+))?\. Captain: (\S+)\. Crew: (.*)\.$/.exec(t))) {
@@ -100,6 +100,7 @@ function onChouette(t) {
     c.queue = [c.box, ...(c.partner ? [c.partner] : []), c.captain, ...c.crew.filter((n) => n !== c.captain)];
     c.cubes.clear(); c.out.clear(); c.pending = []; c.over = ""; c.confirming = null;
     for (const n of [c.captain, ...c.crew]) c.cubes.set(n, 1);
+    if (c.game === 1) state.clock = null;  // (an earlier match's clocks)
     view.newGame();
   } else if ((m = /^an opening tie turns the centred cubes to (\d+)\.$/.exec(t))) {
     for (const n of c.cubes.keys()) c.cubes.set(n, Number(m[1]));
@@ -178,12 +179,29 @@ function onChouette(t) {
     c.over = `Game ${m[1]}: ${m[2]}.`;
     c.pending = [];
     c.box = c.captain = null;
+    // No next game for this user (he leaves, or nobody is left): the last board goes, the
+    // ledger stays in the lobby.
+    if (!c.next.includes(me())) {
+      closeBoard();
+      if (c.leaving) { log(t, "notice"); reset(); showList(); return; }
+    }
+  } else if ((m = /^(\S+) leaves when this game ends\.$/.exec(t))) {
+    if (m[1] === me()) c.leaving = true;
   } else if (/^the chouette is closed\./.test(t)) {
     reset();
+    closeBoard();
   } else if ((m = /^(\S+) to the (team|box side): (.*)$/.exec(t))) {
     return log(`${m[1]} (to the ${m[2]}): ${m[3]}`, "chat");
   }
   log(t.replace(/ \(type 'chouette start' with 3 or more\)/, ""), "notice");
+}
+
+// The table is gone for this user: its board and buttons go too (a Roll there would only
+// get "You're not playing.").
+function closeBoard() {
+  Object.assign(state, { board: null, shown: null, clock: null, result: null, offer: null, waiting: null, rollPrompt: false });
+  $("match-view").hidden = true;
+  view.renderControls();
 }
 
 // --- the table's panel: roles, every cube, what to answer, the ledger and rotation ----

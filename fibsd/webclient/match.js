@@ -13,6 +13,12 @@ onLines((line) => {
   let m;
   const b = state.board;
   const opp = b ? b.opponent : "";
+  // A match lost on time: the clocks stop, the result will say so.
+  if ((m = /^\*\* (You|\S+) ran out of time and loses? the match\.$/.exec(line))) {
+    state.onTime = m[1] === "You" ? "Your clock" : `${m[1]}'s clock`;
+    stopClock(m[1] === "You" ? state.name : m[1]);
+    return line.slice(3);
+  }
   // The match clock (fibsd's extension line, docs/clocks.md).
   if ((m = /^clock: (\S+) (\d+) (\S+) (\d+) (\d+) (\d+) (\S+) (delay|days)$/.exec(line))) {
     state.clock = { names: [m[1], m[3]], reserve: [Number(m[2]), Number(m[4])], delayLeft: Number(m[6]),
@@ -83,9 +89,12 @@ onLines((line) => {
     return true;
   } else if ((m = /^(You|\S+) wins? the (\d+) point match (\d+)-(\d+) \.$/.exec(line))) {
     const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
-    const last = state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
-    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}.`,
+    const last = state.onTime ? `${state.onTime} ran out of time.`
+      : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
+    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}${state.onTime ? " on time" : ""}.`,
       score: last, matchOver: true, next: false, stopped: false };
+    state.onTime = null;
+    stopClock();
     if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
     state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
     send("show saved");
@@ -133,6 +142,7 @@ onLines((line) => {
 
 function newMatch(opponent) {
   state.clock = null;
+  state.onTime = null;
   $("notice").hidden = true;
   if ($("next-pairing").textContent.includes(` with ${opponent} `)) $("next-pairing").hidden = true;
   state.invitations.clear();
@@ -196,7 +206,7 @@ function newScore([mine, theirs]) {
 
 // The match view closes: the match was saved (left, logged out) or is watched no more.
 function matchClosed(text) {
-  state.board = state.shown = null;
+  state.board = state.shown = state.clock = null;
   state.offer = state.waiting = state.result = state.grace = null;
   state.rollPrompt = false;
   $("match-view").hidden = true;
@@ -205,7 +215,7 @@ function matchClosed(text) {
 }
 
 export function toLobby() {
-  state.board = state.shown = null;
+  state.board = state.shown = state.clock = null;
   state.result = state.offer = state.waiting = state.grace = null;
   $("match-view").hidden = true;
   send("show saved");
@@ -224,6 +234,20 @@ function clockText(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
   return (hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}` : `${hms[1]}`) + `:${String(hms[2]).padStart(2, "0")}`;
+}
+
+// The clocks stop (the match is over): each shows what it had left; the loser's, if named,
+// shows 0:00.
+function stopClock(loser = null) {
+  const c = state.clock;
+  if (!c) return;
+  const gone = (Date.now() - c.at) / 1000;
+  c.reserve = c.reserve.map((left, i) => (c.names[i] === loser ? 0
+    : c.names[i] === c.mover ? Math.max(0, left - Math.max(0, gone - c.delayLeft)) : left));
+  c.mover = "-";
+  c.delayLeft = 0;
+  c.at = Date.now();
+  tickClock();
 }
 
 export function tickClock() {

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from fibsd.domain.dice import ScriptedDice
 from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
@@ -243,4 +243,63 @@ def test_one_row_per_double_in_plain_words_with_its_countdown(browser: WebDriver
             log = page.log_text()
             assert "type '" not in log and "Type '" not in log and " seconds;" not in log, log
             assert "normal" not in log, log
+        no_console_errors(browser)
+
+
+def test_no_stale_clock_board_or_highlight_after_a_loss_on_time_and_a_closed_chouette(
+        browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #4: after a loss on time the loser's clock stayed highlighted at 0:00 and the
+    # result did not say "on time"; the next chouette showed the old clocks, one running;
+    # after a chouette's last game, with everyone gone, the dead board kept a Roll button.
+    dice = ScriptedDice([3, 1, 6, 5, 4, 3, 1], coin=0)
+    with ThreadedServer(tmp_path, dice) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        alice.fill("#invite-length", "2")
+        Select(alice.find("#invite-clock")).select_by_value("clock bullet")
+        alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.dice() == "3,1" and "running" in str(alice.find("#clock-me").get_attribute("class")),
+                   "alice's clock running")
+        server.advance(60)  # alice thinks too long
+        alice.wait(lambda: alice.text("#result-text") == "bob wins the 2-point match 2–0 on time.", "the loss on time")
+        assert alice.text("#result-score") == "Your clock ran out of time."
+        bob.wait(lambda: bob.text("#result-text") == "You win the 2-point match 2–0 on time.", "bob's win on time")
+        assert bob.text("#result-score") == "alice's clock ran out of time."
+        for page in (alice, bob):
+            assert not page.focus().find_elements(By.CSS_SELECTOR, "#clocks .running")
+        assert alice.text("#clock-me") == "You 0:00"
+        first = bob.text("#clock-me")
+        assert alice.text("#clock-them") == first.replace("You", "bob")  # stopped: the same on both pages
+        shot(alice, "lost-on-time")
+        for page in (alice, bob):
+            page.click("#to-lobby")
+        # A chouette next: no clock from the match.
+        alice.click("#show-chouettes")
+        alice.click('#extra button[data-action="c-create"]')
+        alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
+        for page in (bob, carol):
+            page.click("#show-chouettes")
+            page.click('#extra [data-table="1"] button[data-action="c-join"]')
+        alice.wait(lambda: "3 seated" in alice.text("#chouette-panel"), "three seated")
+        alice.click('#chouette-panel button[data-action="c-start"]')
+        alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        for page in (alice, bob):
+            page.wait(lambda: page.visible("#match-view"), "the chouette's board")
+            assert not page.visible("#clocks")
+        # Everyone leaves (when this game ends); the team resigns its cubes, the box accepts.
+        play(alice, (8, 5), (6, 5))
+        for page in (alice, bob, carol):
+            page.click('#chouette-panel button[data-action="c-leave"]')
+        for page in (bob, carol):
+            page.click('#chouette-panel button[data-action="c-resign"]')
+            page.click('#chouette-panel button[data-action="c-resign-yes"]')
+            name = "bob" if page is bob else "carol"
+            alice.click(f'#chouette-panel [data-kind="resign"][data-from="{name}"] button[data-action="c-accept"]')
+        for page in (alice, bob, carol):
+            page.wait(lambda: not page.visible("#match-view") and not page.visible("#roll"), "the table gone")
         no_console_errors(browser)
