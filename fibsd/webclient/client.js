@@ -41,6 +41,10 @@ export const state = {
 };
 window.fibsd = state;  // for the curious (and the tests)
 
+// A connection that comes back within this long (a reload) was never dropped, as far as
+// the other players' pages show.
+export const RELOAD_MS = 5000;
+
 // What the match view provides to the others (set by match.js and moves.js).
 export const view = { render() {}, renderControls() {}, resetMoves() {}, newGame() {} };
 

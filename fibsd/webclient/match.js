@@ -5,7 +5,7 @@
 // and the moving of checkers are moves.js's.
 
 import { applyMove, parseMoveText } from "./clip.js";
-import { $, attention, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
+import { $, RELOAD_MS, attention, log, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
 
 // FIBS's sentences that change what the page offers: true (done), or the line to log.
@@ -103,13 +103,26 @@ onLines((line) => {
     matchClosed(`The match was saved: ${line.replace(/^\*\* /, "")} Resume it from the lobby.`);
     line = line.replace(/^\*\* /, "");
   } else if (/^\S+ drops connection\. The game was saved\.$/.test(line)) {
-    // A grace period follows at once (fibsd's extension line) unless the server has none.
+    // A grace period follows at once (fibsd's extension line) unless the server has none;
+    // either way nothing is shown before RELOAD_MS: a reload comes back within it.
+    const dropped = { lines: [line], grace: null };
+    state.dropped = dropped;
     clearTimeout(state.dropTimer);
-    state.dropTimer = setTimeout(() => { if (!state.grace) matchClosed("The match was saved: your opponent dropped."); }, 800);
+    state.dropTimer = setTimeout(() => {
+      if (state.dropped !== dropped) return;
+      state.dropped = null;
+      for (const l of dropped.lines) log(l);
+      if (!dropped.grace) return matchClosed("The match was saved: your opponent dropped.");
+      state.grace = dropped.grace;
+      tickGrace();
+    }, RELOAD_MS);
+    return true;
   } else if ((m = /^\*\* (\S+) has (\d+) seconds to come back\./.exec(line))) {
-    clearTimeout(state.dropTimer);
-    state.grace = { name: m[1], until: Date.now() + Number(m[2]) * 1000 };
-    line = `${m[1]} dropped the connection and has ${m[2]} seconds to come back; then you may claim the match or leave it saved.`;
+    const grace = { name: m[1], until: Date.now() + Number(m[2]) * 1000 };
+    const text = `${m[1]} dropped the connection and has ${m[2]} seconds to come back; then you may claim the match or leave it saved.`;
+    if (state.dropped) { state.dropped.grace = grace; state.dropped.lines.push(text); return true; }
+    state.grace = grace;
+    line = text;
     tickGrace();
   } else if ((m = /^\*\* You may claim the match in (\d+) seconds\.$/.exec(line))) {
     if (state.grace) state.grace.until = Date.now() + Number(m[1]) * 1000;
@@ -117,6 +130,7 @@ onLines((line) => {
     state.grace = null;
   } else if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line)) {
     state.grace = null;
+    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
   } else if (/You're not watching anymore|^You stop watching /.test(line)) {
     if (b && !playing()) {
       state.result = { text: line.replace(/\.\. You're not watching anymore\./, ": you are no longer watching."), stopped: true };

@@ -303,3 +303,45 @@ def test_no_stale_clock_board_or_highlight_after_a_loss_on_time_and_a_closed_cho
         for page in (alice, bob, carol):
             page.wait(lambda: not page.visible("#match-view") and not page.visible("#roll"), "the table gone")
         no_console_errors(browser)
+
+
+WATCH_TEXTS = """
+window.seenTexts = [];
+const note = () => window.seenTexts.push(document.getElementById('turn-info').textContent + ' | '
+  + document.getElementById('result-text').textContent + ' | claim:' + !document.getElementById('claim').hidden
+  + ' | board:' + !document.getElementById('match-view').hidden);
+new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+
+
+def test_a_reload_is_not_a_drop(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #6: a reload mid-match showed the opponent a "dropped" notice and a 300 s
+    # countdown, stopped the watcher's view, and took the reloader's Rematch away.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5], coin=0)) as server:
+        alice, bob = start_match(server, browser, length=1)
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        carol.click('#who tr[data-user="alice"] button[data-action="watch"]')
+        carol.wait(lambda: carol.visible("#match-view") and "Watching alice" in carol.text("#turn-info"), "carol watching")
+        for page in (alice, carol):
+            page.js(WATCH_TEXTS)
+        bob.focus().refresh()
+        bob.logged_in("bob")
+        bob.wait(lambda: bob.visible("#match-view") and bob.text("#score").startswith("You 0"), "bob back in his match")
+        alice.wait_log("bob has joined you")
+        play(alice, (8, 5), (6, 5))
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        carol.wait(lambda: carol.counts() == alice.counts() and "alice moves" in carol.log_text(), "carol still watching")
+        for page in (alice, carol):
+            seen = page.js("return window.seenTexts")
+            assert seen and not [t for t in seen if "dropped" in t or "claim:true" in t or "stopped" in t
+                                 or "board:false" in t], seen
+            assert "drops connection" not in page.log_text() and "seconds to come back" not in page.log_text()
+        # The reloader keeps his Rematch at the match's end.
+        bob.click("#resign")
+        bob.click("#resign-yes")
+        alice.click("#accept")
+        bob.wait(lambda: bob.text("#result-text") == "alice wins the 1-point match 1–0.", "the match's end")
+        bob.wait(lambda: bob.visible("#rematch"), "bob's Rematch")
+        no_console_errors(browser)
