@@ -4,7 +4,8 @@
 // 'accept' or 'reject'") never reaches the user: the page says what it means. The board
 // and the moving of checkers are moves.js's.
 
-import { $, attention, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
+import { applyMove, parseMoveText } from "./clip.js";
+import { $, RELOAD_MS, attention, log, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
 
 // FIBS's sentences that change what the page offers: true (done), or the line to log.
@@ -12,6 +13,12 @@ onLines((line) => {
   let m;
   const b = state.board;
   const opp = b ? b.opponent : "";
+  // A match lost on time: the clocks stop, the result will say so.
+  if ((m = /^\*\* (You|\S+) ran out of time and loses? the match\.$/.exec(line))) {
+    state.onTime = m[1] === "You" ? "Your clock" : `${m[1]}'s clock`;
+    stopClock(m[1] === "You" ? state.name : m[1]);
+    return line.slice(3);
+  }
   // The match clock (fibsd's extension line, docs/clocks.md).
   if ((m = /^clock: (\S+) (\d+) (\S+) (\d+) (\d+) (\d+) (\S+) (delay|days)$/.exec(line))) {
     state.clock = { names: [m[1], m[3]], reserve: [Number(m[2]), Number(m[4])], delayLeft: Number(m[6]),
@@ -65,8 +72,9 @@ onLines((line) => {
     gameOver(m[1] ? "You win" : `${m[2]} wins`, m[1] || m[3]);
   } else if ((m = /^score in (?:(\d+) point|unlimited) match: (\S+)-(\d+) (\S+)-(\d+)$/.exec(line))) {
     if (state.result) {
-      const mine = b && (m[2] === b.player || (b.player === "You" && m[2] === state.name)) ? [m[3], m[5]] : [m[5], m[3]];
+      const mine = b && isPlayer(m[2]) ? [m[3], m[5]] : [m[5], m[3]];
       state.result.score = b ? `Score: ${b.player} ${mine[0]} – ${mine[1]} ${b.opponent}${m[1] ? ` (${m[1]}-point match)` : ""}.` : line;
+      newScore(mine);
     }
     renderControls();
     return true;
@@ -81,8 +89,13 @@ onLines((line) => {
     return true;
   } else if ((m = /^(You|\S+) wins? the (\d+) point match (\d+)-(\d+) \.$/.exec(line))) {
     const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
-    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}.`,
-      matchOver: true, next: false, stopped: false };
+    const last = state.onTime ? `${state.onTime} ran out of time.`
+      : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
+    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}${state.onTime ? " on time" : ""}.`,
+      score: last, matchOver: true, next: false, stopped: false };
+    state.onTime = null;
+    stopClock();
+    if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
     state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
     send("show saved");
   // The match stops: saved, or the opponent dropped.
@@ -90,13 +103,26 @@ onLines((line) => {
     matchClosed(`The match was saved: ${line.replace(/^\*\* /, "")} Resume it from the lobby.`);
     line = line.replace(/^\*\* /, "");
   } else if (/^\S+ drops connection\. The game was saved\.$/.test(line)) {
-    // A grace period follows at once (fibsd's extension line) unless the server has none.
+    // A grace period follows at once (fibsd's extension line) unless the server has none;
+    // either way nothing is shown before RELOAD_MS: a reload comes back within it.
+    const dropped = { lines: [line], grace: null };
+    state.dropped = dropped;
     clearTimeout(state.dropTimer);
-    state.dropTimer = setTimeout(() => { if (!state.grace) matchClosed("The match was saved: your opponent dropped."); }, 800);
+    state.dropTimer = setTimeout(() => {
+      if (state.dropped !== dropped) return;
+      state.dropped = null;
+      for (const l of dropped.lines) log(l);
+      if (!dropped.grace) return matchClosed("The match was saved: your opponent dropped.");
+      state.grace = dropped.grace;
+      tickGrace();
+    }, RELOAD_MS);
+    return true;
   } else if ((m = /^\*\* (\S+) has (\d+) seconds to come back\./.exec(line))) {
-    clearTimeout(state.dropTimer);
-    state.grace = { name: m[1], until: Date.now() + Number(m[2]) * 1000 };
-    line = `${m[1]} dropped the connection and has ${m[2]} seconds to come back; then you may claim the match or leave it saved.`;
+    const grace = { name: m[1], until: Date.now() + Number(m[2]) * 1000 };
+    const text = `${m[1]} dropped the connection and has ${m[2]} seconds to come back; then you may claim the match or leave it saved.`;
+    if (state.dropped) { state.dropped.grace = grace; state.dropped.lines.push(text); return true; }
+    state.grace = grace;
+    line = text;
     tickGrace();
   } else if ((m = /^\*\* You may claim the match in (\d+) seconds\.$/.exec(line))) {
     if (state.grace) state.grace.until = Date.now() + Number(m[1]) * 1000;
@@ -104,6 +130,7 @@ onLines((line) => {
     state.grace = null;
   } else if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line)) {
     state.grace = null;
+    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
   } else if (/You're not watching anymore|^You stop watching /.test(line)) {
     if (b && !playing()) {
       state.result = { text: line.replace(/\.\. You're not watching anymore\./, ": you are no longer watching."), stopped: true };
@@ -129,6 +156,7 @@ onLines((line) => {
 
 function newMatch(opponent) {
   state.clock = null;
+  state.onTime = null;
   $("notice").hidden = true;
   if ($("next-pairing").textContent.includes(` with ${opponent} `)) $("next-pairing").hidden = true;
   state.invitations.clear();
@@ -151,18 +179,48 @@ export function newGame() {
 }
 view.newGame = newGame;
 
+// A game ends: the result says who won, how many points and whether it was a gammon or a
+// backgammon (points = cube x 1, 2 or 3); the board shows the final position (no board
+// follows a winning move: it is the last move made on the last board).
 function gameOver(who, points) {
-  state.result = { text: `${who} the game and ${points}.`, next: false };
+  const b = state.board;
+  const factor = b ? Number(points.split(" ")[0]) / b.cube : 1;
+  const kind = { 2: "a gammon", 3: "a backgammon" }[factor] || "";
+  state.result = { text: `${who} the game and ${points}${kind ? ` (${kind})` : ""}.`, next: false, kind, points };
   state.offer = null; state.waiting = null; state.rollPrompt = false; state.readyToSend = false;
   state.selected = null; state.dice = [];
   $("resign-confirm").hidden = true;
-  if (state.board) { state.shown = state.board; view.render(); }
+  if (b) {
+    let final = state.played || b;
+    if (state.steps) {  // the opponent's (or a watched player's) winning move
+      const mover = b.player !== "You" && state.steps.who === b.player ? 1 : -1;
+      for (const [from, to] of parseMoveText(state.steps.text, b, mover)) final = applyMove(final, from, to, mover);
+      state.steps = null;
+    }
+    state.board = state.shown = { ...final, dice: [0, 0], opponentDice: [0, 0] };
+    state.played = null;
+    view.render();
+  }
   addMove(who.replace(/ wins?$/, ""), `wins ${points}`);
+}
+
+// Is NAME the board's first player (the viewer, or the watched player)?
+function isPlayer(name) {
+  const b = state.board;
+  return !!b && (name === b.player || (b.player === "You" && (name === "You" || name === state.name)));
+}
+
+// The header's score once a game or the match is over (the next board would say it late).
+function newScore([mine, theirs]) {
+  const score = [Number(mine), Number(theirs)];
+  state.board = { ...state.board, score };
+  if (state.shown) state.shown = { ...state.shown, score };
+  view.render();
 }
 
 // The match view closes: the match was saved (left, logged out) or is watched no more.
 function matchClosed(text) {
-  state.board = state.shown = null;
+  state.board = state.shown = state.clock = null;
   state.offer = state.waiting = state.result = state.grace = null;
   state.rollPrompt = false;
   $("match-view").hidden = true;
@@ -171,7 +229,7 @@ function matchClosed(text) {
 }
 
 export function toLobby() {
-  state.board = state.shown = null;
+  state.board = state.shown = state.clock = null;
   state.result = state.offer = state.waiting = state.grace = null;
   $("match-view").hidden = true;
   send("show saved");
@@ -190,6 +248,20 @@ function clockText(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
   return (hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}` : `${hms[1]}`) + `:${String(hms[2]).padStart(2, "0")}`;
+}
+
+// The clocks stop (the match is over): each shows what it had left; the loser's, if named,
+// shows 0:00.
+function stopClock(loser = null) {
+  const c = state.clock;
+  if (!c) return;
+  const gone = (Date.now() - c.at) / 1000;
+  c.reserve = c.reserve.map((left, i) => (c.names[i] === loser ? 0
+    : c.names[i] === c.mover ? Math.max(0, left - Math.max(0, gone - c.delayLeft)) : left));
+  c.mover = "-";
+  c.delayLeft = 0;
+  c.at = Date.now();
+  tickClock();
 }
 
 export function tickClock() {

@@ -20,6 +20,7 @@ function onBoard(board) {
   if (!board) return;
   const previous = state.shown;
   state.board = board;
+  if (board.player === "You") state.rematch = board.opponent;  // (a reload joins a match already on)
   state.rollPrompt = state.rollPrompt && board.dice[0] === 0 && myTurn();
   if (board.turn === 0) { state.offer = null; state.rollPrompt = false; }
   if (board.turn !== 0 && state.result && !state.result.matchOver) state.result = null;
@@ -27,6 +28,7 @@ function onBoard(board) {
   $("match-view").hidden = false;
   const steps = state.steps;
   state.steps = null;
+  state.played = null;
   resetMoves(false);
   // Show an opponent's (or, watching, either player's) move checker by checker.
   const id = ++state.animation;
@@ -51,6 +53,7 @@ function onBoard(board) {
 export function resetMoves(redraw = true) {
   const b = state.board;
   state.shown = b;
+  state.played = null;
   state.moves = [];
   state.selected = null;
   state.readyToSend = false;
@@ -112,6 +115,7 @@ function sendMove() {
   const text = state.moves.map(([f, t]) => moveText(state.board, f, t)).join(" ");
   send(`move ${text}`);
   addMove("You", `${state.board.dice.join("")} ${text}`);
+  state.played = state.shown;  // the position after it, should the game end with it
   state.readyToSend = false;
   state.dice = [];
   render();
