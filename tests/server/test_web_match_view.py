@@ -376,3 +376,56 @@ def test_a_match_starts_in_view_and_a_phone_is_told_to_tap(browser: WebDriver, t
         browser.switch_to.window(touched)
         browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
         browser.set_window_size(1200, 900)
+
+
+def test_a_tournament_created_started_and_won_from_the_page(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #8: create and start had to be typed; the list offered Join after the start;
+    # a literal "null" under the bracket; neither the match's header nor the final's
+    # result named the tournament.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 4, 2], coin=0)) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        alice.click("#show-tournaments")
+        alice.wait(lambda: alice.visible("#t-name"), "the form to open a tournament")
+        alice.fill("#t-name", "cup")
+        Select(alice.find("#t-format")).select_by_value("knockout")
+        alice.fill("#t-length", "1")
+        alice.click('#extra button[data-action="t-create"]')
+        for page in (alice, bob, carol):
+            page.click("#show-tournaments")
+            page.click('#tournaments tr[data-name="cup"] button[data-action="t-join"]')
+        alice.wait_log("Tournament cup: carol enters (3 entered).")
+        assert not bob.visible('#tournaments tr[data-name="cup"] button[data-action="t-start"]')  # alice's
+        alice.click("#show-tournaments")
+        alice.click('#tournaments tr[data-name="cup"] button[data-action="t-start"]')
+        alice.wait(lambda: "running" in alice.text('#tournaments tr[data-name="cup"]')
+                   and not alice.visible('#tournaments tr[data-name="cup"] button[data-action="t-join"]'),
+                   "no Join once it started")
+        bob.wait(lambda: bob.visible("#match-view") and bob.dice(), "bob's match")
+        assert bob.text("#match-info").endswith("· tournament cup, round 1")
+        bob.click("#resign")
+        bob.click("#resign-yes")
+        carol.click("#accept")
+        carol.wait(lambda: carol.text("#result-text") == "You win the 1-point match 1–0.", "carol's win")
+        assert carol.text("#result-score").startswith("Tournament cup, round 1.")
+        # The final: alice (the bye) against carol.
+        alice.wait(lambda: alice.visible("#match-view") and alice.dice(), "the final")
+        assert alice.text("#match-info").endswith("· tournament cup, round 2")
+        carol.wait(lambda: carol.visible("#match-view") and carol.visible("#resign"), "carol's final")
+        carol.click("#resign")
+        carol.click("#resign-yes")
+        alice.click("#accept")
+        alice.wait(lambda: alice.text("#result-text") == "You win the 1-point match 1–0."
+                   and "You win tournament cup!" in alice.text("#result-score"), "the final's banner")
+        shot(alice, "tournament-final")
+        alice.click("#to-lobby")
+        alice.click("#show-tournaments")
+        alice.click('#tournaments tr[data-name="cup"] button[data-action="t-show"]')
+        alice.wait(lambda: "alice beats carol 1-0" in alice.text("#t-bracket"), "the bracket")
+        assert "null" not in alice.text("#extra")
+        shot(alice, "tournament")
+        no_console_errors(browser)
