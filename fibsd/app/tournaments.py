@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fibsd.app import lobby
+from fibsd.app.lobby import start
 from fibsd.app.outcome import MatchFinished, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
@@ -168,7 +168,7 @@ def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: 
         return
     pairing.started = True
     persist(tournament, out)
-    out.extend(lobby.start_match(registry, first, second, _invitation(registry, tournament, second)))
+    out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, second)))
 
 
 def _invitation(registry: Registry, tournament: Tournament, invitee: Session) -> Invitation:
@@ -195,9 +195,9 @@ def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
     if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
         return out
     if saved is None:
-        out.extend(lobby.start_match(registry, first, second, _invitation(registry, tournament, second)))
+        out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, second)))
     else:
-        out.extend(lobby.resume_match(registry, first, second, saved))
+        out.extend(start.resume_match(registry, first, second, saved))
     return out
 
 

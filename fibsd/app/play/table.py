@@ -25,16 +25,13 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from fibsd.domain.accounts import Account
-from fibsd.app.outcome import Outcome, Recipient
-from fibsd.app.play import boards, narration
+from fibsd.app.outcome import Ending, Outcome, Recipient
+from fibsd.app.play import boards, match_clock, narration
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
-from fibsd.infra.wallclock import Clock
+from fibsd.domain.accounts import Account
 from fibsd.domain.dice import DiceSource, SeededDice
-from fibsd.store.api import MatchChange, MatchCopy, MatchSave, save_running_match
-from fibsd.app.play import timing
-from fibsd.rules.timecontrol import MatchClock
+from fibsd.infra.wallclock import Clock
 from fibsd.rules import (
     CheckersMoved,
     CubeOffered,
@@ -58,12 +55,21 @@ from fibsd.rules import (
     greedy_bearoff,
     pip_count,
 )
-from protocol.commands import MovePoint
+from fibsd.rules.timecontrol import MatchClock
+from fibsd.store.api import MatchChange, MatchCopy, MatchSave, save_running_match
 from protocol.board import BoardLine
+from protocol.commands import MovePoint
 from protocol.messages import BoardMessage, TextLine
 from protocol.wording import Text, count_phrase
 
 SAVED_FORMAT = 1
+
+#: How the game that won a match ended, as the match's ending.
+_ENDINGS = {
+    WinKind.BORNE_OFF: Ending.BORNE_OFF,
+    WinKind.DOUBLE_PASSED: Ending.DOUBLE_PASSED,
+    WinKind.RESIGNED: Ending.RESIGNED,
+}
 
 RollCounts = collections.Counter[tuple[int, int]]
 
@@ -110,18 +116,12 @@ class Table(Generic[O]):
         opening_done: bool = False,
         timer: MatchClock | None = None,
     ) -> None:
+        #: The wall clock (the server's: login times, the match clock's seconds).
         self.clock = clock
-        #: The match clock (docs/clocks.md), None for a match without one. `timing.sync`
-        #: starts and stops it at every change of who is to act.
+        #: The match clock (docs/clocks.md), None for a match without one, and what the
+        #: table keeps for it: `fibsd.app.play.match_clock` owns both.
         self.timer = timer
-        #: Who is to act, as the clock last saw it (`timing.stint_key`).
-        self.clock_stint: tuple[int, ...] | None = None
-        #: A saved match's clock waits (`timing.pause`).
-        self.clock_paused = False
-        #: The deadline this table last put on the server's heap (`lobby.tick_clocks`).
-        self.scheduled_deadline: float | None = None
-        if timer is not None and timer.running is not None:
-            self.clock_stint = timing.stint_key(match, frozenset(awaiting_join), opening_done)
+        self.clock_keeping = match_clock.keeping_for(match, timer, awaiting_join, opening_done)
         #: This match's dice (seeded and committed in production).
         self.dice = dice
         #: The server's count of every roll (`dicetest`), shared by all tables.
@@ -155,7 +155,7 @@ class Table(Generic[O]):
         #: Set when a game ended the match; `fibsd.app.lobby.conclude` finishes it.
         self.match_won: MatchWon | None = None
         #: How the game that won the match ended (set with `match_won`).
-        self.match_won_how: WinKind | None = None
+        self.match_won_how: Ending | None = None
         #: The seat the match waits for (`_to_act_now`), None between games and after.
         self.to_act: int | None = None
 
@@ -202,10 +202,7 @@ class Table(Generic[O]):
 
     def clock_labels(self, seat: int) -> tuple[str, str] | None:
         """The clocks beside the names on `seat`'s ASCII board (his, his opponent's)."""
-        if self.timer is None:
-            return None
-        now = self.clock.now()
-        return (timing.board_label(self.timer, seat, now), timing.board_label(self.timer, 1 - seat, now))
+        return match_clock.board_labels(self, seat, self.clock.now())
 
     def _players(self) -> Iterator[tuple[int, O]]:
         for seat, occupant in enumerate(self.seats):
@@ -282,9 +279,7 @@ class Table(Generic[O]):
             if data.get("format") != SAVED_FORMAT:
                 raise ValueError("unknown saved match format")
             names = data["names"]
-            timer = None if data.get("clock") is None else MatchClock.from_dict(data["clock"])
-            if timer is not None:
-                timer.resumed(clock.now())  # (docs/clocks.md: the downtime is nobody's)
+            timer = match_clock.restored(data.get("clock"), clock.now())
             return cls(
                 Match.from_dict(data["match"]),
                 (str(names[0]), str(names[1])),
@@ -310,7 +305,7 @@ class Table(Generic[O]):
         each part lives in a saved match is the store's business.
         """
         now = self.clock.now()
-        timing.sync(self, now, out)  # the one point where a clock starts and stops
+        match_clock.sync(self, now, out)  # the one point where a clock starts and stops
         match = self.match
         game = match.game
         finished = match.finished_count
@@ -623,7 +618,7 @@ class Table(Generic[O]):
             # The lobby concludes the match once the action that won it has returned
             # (`fibsd.app.lobby.conclude`): a table never calls up.
             self.match_won = match_won
-            self.match_won_how = won.how
+            self.match_won_how = _ENDINGS[won.how]
             return
         score = self.match.score
         for seat, player in self._players():
