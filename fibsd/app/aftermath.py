@@ -37,5 +37,5 @@ def _match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -
 
     Tournaments (issue 24) record a pairing's result and start what is ready; the analysis
     queue (issue 23) queues what `analysis_auto` asks for (a tournament's matches too)."""
-    pairing = tournaments.match_finished(registry, finished, out)
-    analyses.match_finished(registry, finished, out, tournament=pairing)
+    tournaments.match_finished(registry, finished, out)
+    analyses.match_finished(registry, finished, out)

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fibsd.app.lobby import start
-from fibsd.app.outcome import MatchFinished, Outcome
+from fibsd.app.outcome import MatchFinished, Outcome, TournamentTag
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.rules.timecontrol import TimeControl
@@ -168,19 +168,40 @@ def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: 
         return
     pairing.started = True
     persist(tournament, out)
-    out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, second)))
+    out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, pairing, second)))
 
 
-def _invitation(registry: Registry, tournament: Tournament, invitee: Session) -> Invitation:
+def _invitation(registry: Registry, tournament: Tournament, pairing: Pairing,
+                invitee: Session) -> Invitation:
     """The invitation the server makes for a pairing's players: the tournament's length,
-    and its clock (docs/clocks.md: DELAY seconds of delay, RESERVE per point, the server's
-    default overtime)."""
+    its clock (docs/clocks.md: DELAY seconds of delay, RESERVE per point, the server's
+    default overtime), and the pairing's tag, which the match carries to its end."""
     clock = None
     if tournament.clock is not None:
         delay, reserve = tournament.clock
         clock = TimeControl.delay_clock(delay, reserve, tournament.length,
                                         overtime=registry.config.clock_default_overtime_seconds)
-    return Invitation(invitee.key, tournament.length, clock=clock)
+    return Invitation(invitee.key, tournament.length, clock=clock, tournament=tag(tournament, pairing))
+
+
+def tag(tournament: Tournament, pairing: Pairing) -> TournamentTag:
+    """The tag of `pairing`, of the current round of `tournament`."""
+    place = next(index for index, other in enumerate(tournament.current) if other is pairing)
+    return TournamentTag(tournament.name, tournament.round_number, place)
+
+
+def tagged(registry: Registry, finished: MatchFinished) -> tuple[Tournament, Pairing] | None:
+    """The running tournament and the undecided pairing a finished match was played for,
+    by the tag it carries (None: not a tournament's match, or its pairing was decided
+    meanwhile, by a no-show or a cancellation)."""
+    found = finished.tournament
+    tournament = None if found is None else find(registry, found.tournament)
+    if found is None or tournament is None or tournament.phase is not Phase.RUNNING:
+        return None
+    if found.round != tournament.round_number or not 0 <= found.pairing < len(tournament.current):
+        return None
+    pairing = tournament.current[found.pairing]
+    return None if pairing.done else (tournament, pairing)
 
 
 def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
@@ -195,29 +216,20 @@ def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
     if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
         return out
     if saved is None:
-        out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, second)))
+        out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, pairing, second)))
     else:
-        out.extend(start.resume_match(registry, first, second, saved))
+        out.extend(start.resume_match(registry, first, second, saved,
+                                      tournament=tag(tournament, pairing)))
     return out
 
 
-def _pairing_for(tournament: Tournament, finished: MatchFinished) -> Pairing | None:
-    if finished.length != tournament.length:
-        return None
-    pairing = tournament.pairing_of(*finished.players)
-    return pairing if pairing is not None and pairing.started else None
-
-
-def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> bool:
-    """A match ended (handed on by the aftermath): if it was a pairing's, record it;
-    either way its players are free now, so pending pairings may start. Whether it was a
-    tournament's match (the analysis queue asks)."""
-    counted = False
-    for tournament in running(registry):
-        pairing = _pairing_for(tournament, finished)
-        if pairing is None:
-            continue
-        counted = True
+def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> None:
+    """A match ended (handed on by the aftermath): if it was played for a pairing (its
+    tag says which), record it; either way its players are free now, so pending pairings
+    may start."""
+    found = tagged(registry, finished)
+    if found is not None:
+        tournament, pairing = found
         winner, loser = finished.winner_name, finished.loser_name
         won, lost = finished.score[finished.winner], finished.score[1 - finished.winner]
         score = (won, lost) if pairing.a.lower() == winner.lower() else (lost, won)
@@ -227,7 +239,6 @@ def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) ->
         _record(registry, tournament, pairing, winner, score, Ending.PLAYED, out)
     for tournament in running(registry):
         start_ready(registry, tournament, out)
-    return counted
 
 
 def _record(registry: Registry, tournament: Tournament, pairing: Pairing, winner: str | None,

@@ -47,7 +47,7 @@ import trio
 
 from fibsd.shell.analysis_workers import AnalysisPool, find_gnubg
 from fibsd.domain.match_analysis import AnalysisDone
-from fibsd.app import aftermath, analyses, dispatch, presence, presentation, timers
+from fibsd.app import dispatch, presence, presentation, results, timers
 from fibsd.app.outcome import Job, Outcome, Recipient
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -449,9 +449,7 @@ class Server:
             ticket.on_delivered = delivered.set
             await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
-        if self.analysis_pool is not None:
-            for record_id in outcome.analyses:  # stored by the writes above
-                self.analysis_pool.submit(record_id)
+        self._submit_analyses(outcome)  # (stored by the writes above)
         for job in outcome.jobs:
             if job.holds_prompt:  # the issuer's next command waits for it
                 result = await trio.to_thread.run_sync(job.work)
@@ -466,10 +464,15 @@ class Server:
     # ------------------------------------------------------- engine analysis
 
     def _resume_analysis_jobs(self) -> None:
-        """The jobs stored before a restart go back in the queue, in their order."""
-        for record_id, requesters in self.store.analysis_jobs():
-            self.registry.analysis.pending[record_id] = requesters
-            if self.analysis_pool is not None:
+        """The jobs stored before a restart go back in the queue, in their order: the core
+        queues them again (`results.analyses_stored`) and they go to the workers."""
+        self._submit_analyses(results.analyses_stored(self.registry, self.store.analysis_jobs()))
+
+    def _submit_analyses(self, outcome: Outcome) -> None:
+        """Hand the matches an outcome queued to the analysis workers (its writes, which
+        store the jobs, are committed)."""
+        if self.analysis_pool is not None:
+            for record_id in outcome.analyses:
                 self.analysis_pool.submit(record_id)
 
     def _match_for_analysis(self, record_id: int) -> str | None:
@@ -479,8 +482,7 @@ class Server:
         return mat_text(mat_lines(record, self.config.club_name))
 
     async def _analysis_arrived(self, done: AnalysisDone) -> None:
-        await self._apply(aftermath.hand_on(self.registry, analyses.arrived(self.registry, done)),
-                          issuer=None)
+        await self._apply(results.analysis_done(self.registry, done), issuer=None)
 
     async def _run_background(self, job: Job[object]) -> None:
         """A background job: its work in a worker thread (abandoned at shutdown), then its

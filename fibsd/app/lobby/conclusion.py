@@ -90,7 +90,7 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
     finished = MatchFinished(
         players=names, winner=winner, score=score, length=length, started_at=started_at,
-        finished_at=finished_at, rated=bool(updates), ending=ending,
+        finished_at=finished_at, rated=bool(updates), ending=ending, tournament=table.tournament,
     )
     out.finished.append(finished)
 

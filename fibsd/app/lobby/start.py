@@ -13,7 +13,7 @@ from typing import Any
 
 from fibsd.app.lobby.conclusion import conclude
 from fibsd.app.lobby.seating import announce, pair_key, restore_table, seat_players
-from fibsd.app.outcome import Outcome
+from fibsd.app.outcome import Outcome, TournamentTag
 from fibsd.app.play import boards
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
@@ -59,6 +59,7 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
         redoubles_field=redoubles if unlimited else 0,
         crawford_disabled=not options.crawford,
         timer=None if invitation.clock is None else MatchClock(invitation.clock),
+        tournament=invitation.tournament,
     )
     first, second = inviter.name, invitee.name
     if table.timer is not None and table.timer.control.correspondence:
@@ -97,8 +98,11 @@ def _abandon_saved_match(inviter: Session, invitee: Session, data: dict[str, Any
     out.to(invitee, line)
 
 
-def resume_match(registry: Registry, inviter: Session, invitee: Session, data: dict[str, Any]) -> Outcome:
-    """Resume the saved match of these two players (§6.3)."""
+def resume_match(registry: Registry, inviter: Session, invitee: Session, data: dict[str, Any],
+                 *, tournament: TournamentTag | None = None) -> Outcome:
+    """Resume the saved match of these two players (§6.3). `tournament`: the pairing a
+    tournament resumes it for (the saved match carries the tag too, unless it was saved
+    before matches carried one)."""
     out = Outcome()
     try:
         table = restore_table(registry, data)
@@ -114,6 +118,8 @@ def resume_match(registry: Registry, inviter: Session, invitee: Session, data: d
     else:
         first, second = invitee, inviter
     table.names = (first.name, second.name)
+    if tournament is not None:
+        table.tournament = tournament
     seat_players(registry, table, first, second, out)
     out.to(invitee, TextLine.of(Text.RESUMED_MATCH_LOADED, name=inviter.name))
     out.to(inviter, TextLine.of(Text.JOINED_MATCH_LOADED, name=invitee.name))

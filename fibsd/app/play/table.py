@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from fibsd.app.outcome import Ending, Outcome, Recipient
+from fibsd.app.outcome import Ending, Outcome, Recipient, TournamentTag
 from fibsd.app.play import boards, match_clock, narration
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
@@ -115,6 +115,7 @@ class Table(Generic[O]):
         awaiting_join: frozenset[int] = frozenset(),
         opening_done: bool = False,
         timer: MatchClock | None = None,
+        tournament: TournamentTag | None = None,
     ) -> None:
         #: The wall clock (the server's: login times, the match clock's seconds).
         self.clock = clock
@@ -122,6 +123,9 @@ class Table(Generic[O]):
         #: table keeps for it: `fibsd.app.play.match_clock` owns both.
         self.timer = timer
         self.clock_keeping = match_clock.keeping_for(match, timer, awaiting_join, opening_done)
+        #: The tournament pairing this match is for (saved with it; `MatchFinished`
+        #: carries it back), None for any other match.
+        self.tournament = tournament
         #: This match's dice (seeded and committed in production).
         self.dice = dice
         #: The server's count of every roll (`dicetest`), shared by all tables.
@@ -269,6 +273,7 @@ class Table(Generic[O]):
             "opening_done": self.opening_done,
             "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
             **({} if self.timer is None else {"clock": self.timer.to_dict()}),
+            **({} if self.tournament is None else {"tournament": self.tournament.to_dict()}),
         }
 
     @classmethod
@@ -290,6 +295,8 @@ class Table(Generic[O]):
                 awaiting_join=frozenset(int(seat) for seat in data["awaiting_join"]),
                 opening_done=bool(data["opening_done"]),
                 clock=clock, dice=dice, roll_counts=roll_counts, timer=timer,
+                tournament=None if data.get("tournament") is None
+                else TournamentTag.from_dict(data["tournament"]),
             )
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"not a saved match: {error!r}") from error
