@@ -28,6 +28,7 @@ from protocol.wording import MONTHS, WEEKDAYS, Text, render, time_line
 
 __all__ = [
     "HELP_TOPICS",
+    "OPERATOR_VERBS",
     "GameEntry",
     "RatingEntry",
     "SavedEntry",
@@ -597,17 +598,23 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
 }
 _HELP_COLUMNS: Final = 6
 _HELP_COLUMN_WIDTH: Final = 12
+#: The operators' commands (administrators only): listed by `help` to operators alone.
+OPERATOR_VERBS: Final = frozenset(
+    {"broadcast", "kick", "ban", "unban", "mute", "unmute", "adduser", "invitecode", "setbot", "shutdown"}
+)
 
 
-def help_lines(topic: str | None, verb: str | None) -> list[str]:
-    """`help` (the list of commands) or `help TOPIC` (a `NAME` block).
+def help_lines(topic: str | None, verb: str | None, *, operator: bool = False) -> list[str]:
+    """`help` (the list of commands, in alphabetical order; the operators' commands only
+    for an operator) or `help TOPIC` (a `NAME` block).
 
     TOPIC is matched like a command word (`help quit`, `help m` and `help tog` work): the
     caller passes `verb`, what `protocol.commands.resolve_verb(topic)` made of it, so that
     the listings need not know the command syntax.
     """
     if topic is None:
-        verbs = [verb for verb in HELP_TOPICS if verb != "beginner"]
+        verbs = sorted(verb for verb in HELP_TOPICS
+                       if verb != "beginner" and (operator or verb not in OPERATOR_VERBS))
         lines = [Text.HELP_LIST_HEADER.value]
         for start in range(0, len(verbs), _HELP_COLUMNS):
             row = verbs[start : start + _HELP_COLUMNS]

@@ -573,7 +573,11 @@ def render_lines(
         case TextLine():
             if not extensions and message.text in EXTENSION_LINES:
                 fallback = EXTENSION_LINES[message.text]
-                return [] if fallback is None else [render(fallback)]
+                if fallback is None:
+                    return []
+                # The FIBS sentence takes those of the line's fields it names.
+                names = template_field_names(fallback)
+                return [render(fallback, **{k: v for k, v in message.fields.items() if k in names})]
             return [message.line]
         case BoardMessage():
             return message.lines()

@@ -4,7 +4,7 @@ Each member of `Text` is a `str.format` template with named fields. `render` fil
 the reverse direction (a regex per template, used to parse server lines back into typed
 events) is derived from the same templates, so a sentence is written exactly once.
 
-Sources and exact spelling: ../shared/docs/fibs-protocol.md (sections 2-7 and 10). Clients
+Sources and exact spelling: tests/data/fibs-protocol.md (sections 2-7 and 10). Clients
 match these byte for byte: do not "fix" FIBS's typos, spacing or punctuation.
 """
 
@@ -1011,8 +1011,52 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.LOSES_ON_TIME: None,
     Text.YOU_IN_OVERTIME: None,
     Text.IN_OVERTIME: None,
-    Text.CORRESPONDENCE_YOUR_MOVE: None,
+    # Correspondence play (docs/clocks.md): a FIBS client gets FIBS's own lines for leaving
+    # and resuming a saved match, and its reminder as a resume invitation (`join NAME`
+    # sits down at a correspondence match as at a saved one).
+    Text.CORRESPONDENCE_YOUR_MOVE: Text.WANTS_TO_RESUME,
+    Text.CORRESPONDENCE_YOU_LEFT: Text.YOU_TERMINATED_GAME,
+    Text.CORRESPONDENCE_LEFT: Text.PLAYER_LEFT_GAME,
+    Text.CORRESPONDENCE_SAT_DOWN: Text.JOINED_MATCH_LOADED,
+    # A dropper back after his opponent claimed the match: FIBS had no claims.
+    Text.CLAIMED_FROM_YOU: None,
 }
+
+# fibsd's own `** ` lines that every session may get, and why that is right for a FIBS
+# client too (tests/protocol/test_wording.py checks that every `** ` line of this table is
+# FIBS's own, an extension line, one of these, or a chouette's or tournament's line, which
+# reach only those who joined one or typed `chouette`/`tournament`).
+# Answers to fibsd's own commands and options (export, analyse, correspondence, clock,
+# uninvite, the operators' commands, `toggle extensions`, `invite ... clock`): a FIBS
+# client that never types them never sees them.
+OWN_COMMAND_ANSWERS: Final = frozenset(
+    {
+        Text.INVITE_CLOCK_USAGE, Text.EXPORT_USAGE, Text.EXPORT_NONE, Text.EXPORT_UNKNOWN,
+        Text.ANALYSE_USAGE, Text.ANALYSIS_USAGE, Text.ANALYSIS_UNAVAILABLE,
+        Text.ANALYSIS_ALREADY_DONE, Text.ANALYSIS_QUEUE_FULL, Text.ANALYSIS_NOT_YET,
+        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.KICK_DONE, Text.BAN_DONE,
+        Text.BAN_DONE_FOREVER, Text.UNBAN_DONE, Text.NOT_SANCTIONED, Text.MUTE_DONE,
+        Text.MUTE_DONE_FOREVER, Text.UNMUTE_DONE, Text.ADDUSER_DONE, Text.SHUTDOWN_USAGE,
+        Text.BROADCAST_USAGE, Text.KICK_USAGE, Text.BAN_USAGE, Text.UNBAN_USAGE,
+        Text.MUTE_USAGE, Text.UNMUTE_USAGE, Text.ADDUSER_USAGE, Text.INVITECODE_USAGE,
+        Text.NO_DICE_COMMITMENT, Text.TOGGLE_EXTENSIONS_ON, Text.TOGGLE_EXTENSIONS_OFF,
+        Text.CLAIM_TOO_EARLY, Text.NOTHING_TO_CLAIM, Text.YOU_CLAIM, Text.NO_MATCH_CLOCK,
+        Text.CLOCK_DELAY_TOO_LONG, Text.CLOCK_RESERVE_TOO_LONG, Text.CLOCK_DAYS_TOO_LONG,
+        Text.CORRESPONDENCE_NONE, Text.NO_CORRESPONDENCE_WITH, Text.YOU_UNINVITE,
+        Text.NOTHING_TO_UNINVITE, Text.SETBOT_USAGE, Text.SETBOT_DONE, Text.SETBOT_CLEARED,
+    }
+)
+# Refusals: a FIBS command, a login or a connection that this server refuses, said FIBS's
+# way (`** ` and a sentence). A client shows an error there, which is what happened.
+REFUSALS: Final = frozenset(
+    {
+        Text.DOUBLE_NOT_ANSWERED, Text.HELP_NO_TOPIC, Text.PASSWORD_NOT_PRINTABLE,
+        Text.LINE_TOO_LONG, Text.SLOW_DOWN, Text.FLOODING, Text.SHOUT_TOO_SOON, Text.MUTED,
+        Text.TOO_MANY_CONNECTIONS, Text.ADDRESS_NOT_ALLOWED, Text.LOGIN_BLOCKED, Text.BANNED,
+        Text.REGISTRATION_CLOSED, Text.REGISTRATION_LIMIT, Text.INVITATION_CODE_INVALID,
+        Text.KICKED, Text.CLOCK_REQUIRED, Text.CORRESPONDENCE_USE_IT,
+    }
+)
 
 
 # --- the mechanism: rendering, and the reverse direction derived from the same templates ---

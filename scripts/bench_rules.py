@@ -1,7 +1,7 @@
 """Benchmark of the rules engine: legal-play generation and play validation.
 
 Prints the median microseconds per call over the fixed corpus of positions from random
-games (/work/shared/data/legal-plays.jsonl, the same file the tests use), separately for
+games (tests/data/legal-plays.jsonl, the same file the tests use), separately for
 non-doubles and doubles. Each case is timed `--rounds` times and its fastest time kept
 (so that other processes on the machine disturb the figures less); the median is over
 cases. Run it with scripts/bench-rules; see docs/benchmarks.md.
@@ -22,9 +22,7 @@ sys.path.insert(0, str(TOP))
 
 from fibsd.rules import Position, legal_plays, moves_required, validate_play
 
-DEFAULT_CORPUS = TOP.parent / "shared" / "data" / "legal-plays.jsonl"
-if not DEFAULT_CORPUS.exists():
-    DEFAULT_CORPUS = Path("/work/shared/data/legal-plays.jsonl")
+DEFAULT_CORPUS = TOP / "tests" / "data" / "legal-plays.jsonl"
 
 Case = tuple[Position, tuple[int, int]]
 

@@ -163,7 +163,7 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
         case c.Motd():
             info.motd(r, session, out)
         case c.Help():
-            info.help(session, command, out)
+            info.help(registry, session, command, out)
         case c.About() | c.Average() | c.Dicetest() | c.Stat() | c.Version() | c.Port():
             info.server_facts(r, session, command, out)
         case c.Clear():

@@ -5,8 +5,8 @@ pip counts, the 26-hex-digit text form of the reference data, and the conversion
 a player's own point numbers and FIBS's absolute numbering. Knows nothing of dice, legal
 plays, the cube or whose turn it is in a game.
 
-Representation (the one used by GNU Backgammon and by /work/shared/data): a side is a
-tuple of 26 checker counts in **its own** perspective: index `OFF` (0) = borne off,
+Representation (the one used by GNU Backgammon and by tests/data/legal-plays.jsonl): a side
+is a tuple of 26 checker counts in **its own** perspective: index `OFF` (0) = borne off,
 1..24 = its points (it moves from 24 towards 1, its home board is 1..6), `BAR` (25) =
 on the bar. A `Position` is the pair (`me`, `opp`): the side on roll and its opponent,
 each in its own perspective, so the opponent's point q is the mover's point 25 - q.

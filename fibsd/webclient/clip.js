@@ -168,3 +168,12 @@ export function moveText(board, from, to) {
   const name = (p, end) => (p === board.bar && !end ? "bar" : p === board.home && end ? "off" : String(p));
   return `${name(from, false)}-${name(to, true)}`;
 }
+
+// The opening position, from the first name's side (he moves down, from 24 to 1).
+export function startBoard(names, score, length) {
+  const points = Array(26).fill(0);
+  for (const [p, n] of [[24, 2], [13, 5], [8, 3], [6, 5]]) { points[p] = n; points[25 - p] = -n; }
+  return { player: names[0], opponent: names[1], matchLength: length || 9999, score, points, turn: 0,
+    dice: [0, 0], opponentDice: [0, 0], cube: 1, mayDouble: [true, true], wasDoubled: false, colour: 1,
+    direction: -1, home: 0, bar: 25, off: [0, 0], onBar: [0, 0], canMove: 0, postCrawford: false };
+}

@@ -433,3 +433,38 @@ def test_the_ticker_is_wanted_only_while_a_clock_runs_and_not_before_its_deadlin
     _tick(driver)
     assert driver.sessions["alice"].table is None
     assert timers.next_tick_in(driver.registry) is None
+
+
+def test_a_fibs_client_plays_correspondence_with_fibs_lines_only_and_join_sits_down() -> None:
+    """alice's client (CLIP, no extensions: Gibbon) shows any unknown `** ` line as an error
+    dialog: leaving, the opponent leaving and sitting down, and the reminder at login reach
+    it as FIBS's own lines, and FIBS's `join NAME` takes it back to the match."""
+    driver = CoreDriver(ScriptedDice((3, 1, 6, 5), coin=0))
+    driver.create("alice", "bob", ready=True)
+    driver.log_in("alice")  # CLIP, extensions off
+    driver.log_in("bob", clip=False)
+    for name in ("alice", "bob"):
+        driver.send(name, "set boardstyle 3")
+    driver.send("alice", "invite bob 3 days 1")
+    driver.send("bob", "join alice")
+    driver.take("alice")
+    assert driver.send("alice", "leave")[0] == "** You terminated the game. The game was saved."
+    driver.send("alice", "correspondence bob")
+    assert driver.send("bob", "leave")[0] == (
+        "** You left the correspondence match with alice. It goes on: type 'correspondence alice' to come back.")
+    assert driver.take("alice")[0] == "** Player bob has left the game. The game was saved."
+    driver.send("bob", "correspondence alice")
+    told = driver.take("alice")
+    assert told[0] == "bob has joined you. Your running match was loaded."
+    assert any(line.startswith("board:") for line in told[1:])
+    driver.send("alice", "leave")
+    driver.log_out("alice", Departure.LOGGED_OUT)
+    driver.log_in("alice")
+    driver.run_jobs()
+    told = driver.take("alice")
+    assert told[-1] == "bob wants to resume a saved match with you."
+    assert not [line for line in told if line.startswith("** ")]
+    joined = driver.send("alice", "join bob")
+    assert joined[0] == "You are now playing with bob. Your running match was loaded."
+    assert driver.sessions["alice"].table is driver.registry.correspondence[("alice", "bob")]
+    assert "** alice sits down at your correspondence match." in driver.take("bob")

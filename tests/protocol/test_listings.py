@@ -366,9 +366,10 @@ def test_messages_header() -> None:
 # --- help -------------------------------------------------------------------------------------
 
 
-def _help(topic: str | None) -> list[str]:
-    """`help TOPIC` as `verbs/info.help` asks for it: the topic resolved like a command."""
-    return li.help_lines(topic, None if topic is None else resolve_verb(topic))
+def _help(topic: str | None, *, operator: bool = True) -> list[str]:
+    """`help TOPIC` as `verbs/info.help` asks for it: the topic resolved like a command
+    (for an operator, unless told otherwise)."""
+    return li.help_lines(topic, None if topic is None else resolve_verb(topic), operator=operator)
 
 
 def test_every_verb_has_help() -> None:
@@ -397,6 +398,17 @@ def test_help_without_topic_lists_every_command() -> None:
     assert set(listed) == set(li.HELP_TOPICS) - {"beginner"}
     assert _help("beginner")[0] == "NAME"
     assert _help("nonsense") == ["** There is no help on 'nonsense'."]
+
+
+def test_help_lists_the_commands_sorted_and_the_operators_only_to_operators() -> None:
+    # Issue 32 §4: a plain user was shown broadcast, kick, ban... in the table's order.
+    plain = " ".join(_help(None, operator=False)[1:]).split()
+    assert plain == sorted(plain)
+    assert set(plain) == set(li.HELP_TOPICS) - {"beginner"} - li.OPERATOR_VERBS
+    assert not {"kick", "ban", "broadcast", "shutdown", "setbot"} & set(plain)
+    operator = " ".join(_help(None)[1:]).split()
+    assert operator == sorted(operator) and li.OPERATOR_VERBS <= set(operator)
+    assert _help("kick", operator=False)[0] == "NAME"  # the topic itself is no secret
 
 
 # --- the reverse direction ------------------------------------------------------------------

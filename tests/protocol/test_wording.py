@@ -35,7 +35,9 @@ from protocol.wording import (
     time_line,
 )
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "docs" / "fibs-protocol.md"
+# The FIBS protocol reference (every line real FIBS sends, with its sources), kept with the
+# tests as data: tests/data/README.md.
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "fibs-protocol.md"
 
 # "You" is what FIBS writes for the recipient; no user may be called that (the server
 # reserves it), otherwise "You rolled 5, bob rolled 1" would be ambiguous.
@@ -233,8 +235,6 @@ def command_section() -> set[Text]:
 def test_every_literal_piece_of_the_game_flow_wording_is_in_the_reference() -> None:
     """Guards against typos: the longest literal piece of each sentence of this section
     occurs verbatim in the reference (which writes fields as NAME, N, ...)."""
-    if not REFERENCE.exists():
-        pytest.skip("the reference is not next to this checkout")
     reference = REFERENCE.read_text()
     missing = []
     for text in set(Text) - NOT_IN_REFERENCE - command_section():
@@ -243,6 +243,48 @@ def test_every_literal_piece_of_the_game_flow_wording_is_in_the_reference() -> N
         if len(longest) >= 4 and longest not in reference:
             missing.append((text.name, longest))
     assert missing == []
+
+
+def is_fibs_own(text: Text, reference: str) -> bool:
+    """FIBS sends this sentence: its longest literal piece is in the reference."""
+    pieces = [literal for literal, _ in wording._template(text).pieces]
+    longest = max(pieces, key=len).strip(" ")
+    return len(longest) >= 4 and longest in reference
+
+
+def test_every_star_line_reaches_a_fibs_client_only_if_fibs_sends_it_or_it_asked() -> None:
+    """GUI clients (Gibbon, JavaFIBS) show an unknown `** ` line as an error dialog: every
+    `** ` line of the table is FIBS's own, or an extension line (a FIBS client gets its
+    FIBS fallback or nothing), or the answer to one of fibsd's own commands, or a refusal,
+    or a chouette's or tournament's line (those reach only who joined one)."""
+    reference = REFERENCE.read_text()
+    offenders = [
+        text.name
+        for text in LINE_TEXTS
+        if text.value.startswith("** ")
+        and not is_fibs_own(text, reference)
+        and text not in wording.EXTENSION_LINES
+        and text not in wording.OWN_COMMAND_ANSWERS
+        and text not in wording.REFUSALS
+        and not text.name.startswith(("CHOUETTE_", "TOURNAMENT_"))
+    ]
+    assert offenders == []
+
+
+def test_the_fibs_fallback_of_an_extension_line_is_fibs_own_and_has_its_fields() -> None:
+    reference = REFERENCE.read_text()
+    for line, fallback in wording.EXTENSION_LINES.items():
+        if fallback is not None:
+            assert is_fibs_own(fallback, reference), fallback.name
+            assert set(template_fields(fallback)) <= set(template_fields(line)), line.name
+
+
+def test_the_lists_of_fibsd_own_star_lines_hold_only_star_lines_fibs_never_sent() -> None:
+    reference = REFERENCE.read_text()
+    for text in wording.OWN_COMMAND_ANSWERS | wording.REFUSALS:
+        assert text.value.startswith("** ") and not is_fibs_own(text, reference), text.name
+    assert not wording.OWN_COMMAND_ANSWERS & wording.REFUSALS
+    assert not (wording.OWN_COMMAND_ANSWERS | wording.REFUSALS) & wording.EXTENSION_LINES.keys()
 
 
 # --- multi-line texts -------------------------------------------------------------------------

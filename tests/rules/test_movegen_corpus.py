@@ -11,9 +11,8 @@ from fibsd.rules.movegen import legal_plays, moves_required
 from fibsd.rules.position import Position
 from fibsd.rules.validate import validate_play
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "legal-plays.jsonl"
-if not CORPUS.exists():  # a checkout beside shared/, as in CI, or the shared copy
-    CORPUS = Path("/work/shared/data/legal-plays.jsonl")
+# Computed by GNU Backgammon's move generator; the format is in tests/data/README.md.
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "legal-plays.jsonl"
 
 
 def load_corpus() -> list[tuple[Position, tuple[int, int], list[str]]]:

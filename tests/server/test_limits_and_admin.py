@@ -210,6 +210,24 @@ async def test_admin_commands(start_server: Any) -> None:
     assert lines[0].startswith("1 alice ")
 
 
+async def test_help_lists_operator_commands_to_operators_only(start_server: Any) -> None:
+    # Issue 32 §4: `help` showed kick, ban, shutdown... to everyone, in no order.
+    running = await start_server(**{"admin.admins": ["root"]})
+    for name in ("root", "alice"):
+        await register(running, name)
+    listed = {}
+    for name in ("root", "alice"):
+        player = await Player.join_server(running, name, register_first=False, ready=False)
+        await player.send("help")
+        lines = await player.client.read_until(lambda line: line.startswith("Type 'help <command>'"))
+        lines = await player.client.read_until(lambda line: line.split()[-1:] == ["whois"])
+        listed[name] = " ".join(lines).split()
+    assert listed["alice"] == sorted(listed["alice"]) and listed["root"] == sorted(listed["root"])
+    assert not {"kick", "ban", "unban", "mute", "broadcast", "shutdown", "adduser", "setbot"} & set(listed["alice"])
+    assert {"kick", "ban", "broadcast", "shutdown"} <= set(listed["root"])
+    assert {"invite", "move", "tournament", "chouette"} <= set(listed["alice"])
+
+
 async def test_admin_shutdown_counts_down_and_saves(start_server: Any) -> None:
     running = await start_server(**{"admin.admins": ["root"]})
     await register(running, "root")

@@ -64,10 +64,16 @@ async def test_the_page_and_its_files_are_served_and_nothing_else(start_server: 
     status, headers, body = await http(door.port, get("/app.js", method="HEAD"))
     assert status == 200 and body == b"" and int(headers["content-length"]) > 0
     # A browser asking for gzip gets the same file gzipped (a third of the bytes or less).
-    status, headers, body = await http(door.port, get("/app.js", extra="Accept-Encoding: gzip, br\r\n"))
-    plain = (Path(__file__).parents[2] / "fibsd/webclient/app.js").read_bytes()
+    status, headers, body = await http(door.port, get("/match.js", extra="Accept-Encoding: gzip, br\r\n"))
+    plain = (Path(__file__).parents[2] / "fibsd/webclient/match.js").read_bytes()
     assert status == 200 and headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
     assert gzip.decompress(body) == plain and len(body) * 3 < len(plain)
+    # Every module of the page is served, as JavaScript (a browser refuses a module served
+    # as anything else), and none is over 400 lines.
+    for script in sorted((Path(__file__).parents[2] / "fibsd/webclient").glob("*.js")):
+        status, headers, body = await http(door.port, get(f"/{script.name}"))
+        assert status == 200 and headers["content-type"] == "text/javascript; charset=utf-8", script.name
+        assert body == script.read_bytes() and body.count(b"\n") <= 400, script.name
     for path in ("/../setup.cfg", "/__init__.py", "/nothing.html", "/webclient/app.js"):
         status, _, _ = await http(door.port, get(path))
         assert status == 404, path

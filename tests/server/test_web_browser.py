@@ -11,7 +11,6 @@ Set FIBSD_WEB_SCREENSHOTS=docs to save a screenshot of each screen into docs/.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import threading
@@ -32,7 +31,6 @@ from fibsd.infra.wallclock import ManualClock
 from fibsd.domain.dice import ScriptedDice
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.shell.server import Server
-from protocol import commands
 from fibsd.store.sqlite import SQLiteStore as Store
 from tests.server import conftest
 
@@ -330,6 +328,42 @@ def test_register_log_out_log_in_reload_and_the_drawing(browser: WebDriver, tmp_
             assert page.find("#lobby-view").rect["x"] == page.find("#chat-view").rect["x"]
         finally:
             browser.set_window_size(1200, 900)
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_the_first_screen_registering_the_motd_and_help(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 32 §4: what is hidden at first is hidden; Enter in the retype field registers;
+    # the message of the day fits the Messages pane at 1200x900; `help` is sorted and shows
+    # a plain user no operator command.
+    with ThreadedServer(tmp_path, ScriptedDice()) as server:
+        page = Page(browser, server.url, new_tab=False)
+        page.wait(lambda: page.shown("#login-password"), "the login form")
+        assert not page.shown("#login-password2") and not page.shown("#retype-label")
+        assert not page.shown("#lobby-view") and not page.shown("#logout")
+        page.enter("erin", "secret1")
+        page.click("#register-button")
+        page.wait(lambda: page.shown("#login-password2"), "the retype field")
+        assert page.js("return document.activeElement.id") == "login-password2"
+        page.find("#login-password2").send_keys("secret1\n")  # typed, then Enter
+        page.logged_in("erin")
+        page.wait_log("Welcome, erin: you are registered.")
+        assert not page.shown("#login-view") and not page.shown("#retype-label")
+        assert "Wrong name or password" not in page.text("#login-error")
+        # The message of the day: one block, nothing cut off on the right.
+        page.wait(lambda: "Welcome to fibsd" in page.text("#log .motd"), "the motd")
+        fits = page.js("const m = document.querySelector('#log .motd');"
+                       "return [m.scrollWidth, m.clientWidth, parseFloat(getComputedStyle(m).fontSize)]")
+        assert fits[0] <= fits[1] and fits[2] >= 8, fits
+        assert "'help beginner'" in page.text("#log .motd")
+        shot(page, "first-screen")
+        # help, typed in the message box.
+        Select(page.find("#chat-kind")).select_by_value("command")
+        page.fill("#chat-text", "help")
+        page.click('#chat-form button[type="submit"]')
+        page.wait(lambda: "whois" in page.log_text(), "the list of commands")
+        listing = page.log_text().split("The commands are:")[1].split()
+        assert listing == sorted(listing) and "invite" in listing, listing
+        assert not {"kick", "ban", "broadcast", "shutdown", "setbot", "adduser"} & set(listing), listing
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
@@ -743,15 +777,6 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
-# The clocks, tournaments and analysis are other helpers' (issues 22, 24, 23): their tests
-# here run once the server has them (they were run against those branches merged in).
-needs_clocks = pytest.mark.skipif(not hasattr(commands, "ClockCommand"), reason="no match clocks on this server yet")
-needs_tournaments = pytest.mark.skipif(not hasattr(commands, "Tournament"), reason="no tournaments on this server yet")
-needs_analysis = pytest.mark.skipif(importlib.util.find_spec("fibsd.domain.match_analysis") is None,
-                                    reason="no engine analysis on this server yet")
-
-
-@needs_clocks
 def test_match_clocks_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
     # docs/clocks.md: the clock line after `toggle extensions`; the page counts down the
     # running clock (its delay first) from the line's arrival, the other stands still.
@@ -777,7 +802,6 @@ def test_match_clocks_in_the_browser(browser: WebDriver, tmp_path: Path) -> None
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
-@needs_tournaments
 def test_a_tournament_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
     # docs/tournaments.md: a knockout of three (alice has the bye, bob and carol play).
     with ThreadedServer(tmp_path, ScriptedDice([3, 1, 4, 2], coin=0)) as server:
@@ -814,7 +838,6 @@ def test_a_tournament_in_the_browser(browser: WebDriver, tmp_path: Path) -> None
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
-@needs_analysis
 def test_a_finished_match_analysed_in_the_browser(browser: WebDriver, tmp_path: Path) -> None:
     # docs/analysis.md: a finished match queued for analysis from the page (gnubg); alice's
     # opening 3-1 played 24/21 24/23 is an error, drawn with the best play.

@@ -16,7 +16,7 @@ import attrs
 from fibsd.app.lobby.conclusion import catch_up_clock, conclude
 from fibsd.app.lobby.seating import pair_key, restore_table, show_resumed, stop_watching
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import match_clock
+from fibsd.app.play import boards, match_clock
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -130,9 +130,11 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
     other = table.seats[1 - seat]
     opponent = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
-    if other is not None:
-        out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
     show_resumed(table, session, seat, out)
+    if other is not None:
+        # (a FIBS client takes it for FIBS's resumed match: the board follows, as there)
+        out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))
+        out.to(other, boards.board_for(table, other, 1 - seat))
     table.prompt_current(out)
     registry.announce_status(session, out)
     conclude(registry, table, out)

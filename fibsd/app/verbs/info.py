@@ -261,9 +261,10 @@ def motd(registry: Registry, session: Session, out: Outcome) -> None:
         out.lines(session, *lines)
 
 
-def help(session: Session, command: c.Help, out: Outcome) -> None:
+def help(registry: Registry, session: Session, command: c.Help, out: Outcome) -> None:
     topic = command.topic
-    out.lines(session, *help_lines(topic, None if topic is None else c.resolve_verb(topic)))
+    verb = None if topic is None else c.resolve_verb(topic)
+    out.lines(session, *help_lines(topic, verb, operator=registry.config.is_admin(session.name)))
 
 
 def server_facts(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from fibsd.app.lobby.conclusion import conclude
+from fibsd.app.lobby.correspondence import correspondence_tables, enter_correspondence
 from fibsd.app.lobby.interruptions import Interruption, interrupt
 from fibsd.app.lobby.seating import pair_key
 from fibsd.app.lobby.start import resume_match, start_match
@@ -148,6 +149,12 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
             pass  # CocoaFIBS sends `Join` twice: ignore the second
         else:
             out.to(session, TextLine.of(Text.TWO_GAMES_AT_ONCE))
+        return
+    if any(t.names[1 - t.seat_of_name(session.name)].lower() == command.name.lower()
+           for t in correspondence_tables(registry, session.name)):
+        # FIBS's way back to a saved match (a FIBS client is reminded of a correspondence
+        # match by a resume invitation: wording.EXTENSION_LINES).
+        enter_correspondence(registry, session, command.name, out)
         return
     found = _invitation_to_join(registry, session, command.name, out)
     if found is None:

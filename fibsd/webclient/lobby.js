@@ -1,0 +1,189 @@
+// The lobby: who is on (CLIP 5/6, with Invite and Watch), logins and logouts (CLIP 7/8),
+// the invitation form and the invitations both ways (with their rules and clock terms),
+// and the saved matches (`show saved`, with Resume).
+
+import { parseWho } from "./clip.js";
+import { $, attention, button, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
+
+export const DECLINE = "Sorry, I decline your invitation.";  // FIBS has no decline: a tell
+
+onClipLines((line) => {
+  if (/^5 /.test(line)) { const who = parseWho(line); if (who) onWho(who); return true; }
+  if (line === "6") { renderLobby(); return true; }
+  const m = /^([78]) (\S+) (.*)$/.exec(line);
+  if (m) { onPresence(m[1] === "7", m[2], m[3]); return true; }
+  return false;
+});
+
+function onWho(who) {
+  state.users.set(who.name, who);
+  if (who.name.toLowerCase() === state.name.toLowerCase()) {
+    state.name = who.name;
+    $("ready").checked = who.ready;
+    $("away").checked = who.away;
+  }
+  // A watcher learns that the match stopped (the player left or saved it) from here.
+  const b = state.board;
+  if (b && !playing() && who.name === b.player && !who.opponent && !state.result
+      && !(state.chouette && state.chouette.active())) {
+    state.result = { text: `${b.player}'s match with ${b.opponent} stopped (saved or over).`, stopped: true };
+    view.renderControls();
+  }
+}
+
+// 7/8: logins and logouts. A logout followed at once by a login (registering, a reload)
+// is shown as nothing; the user's own are never shown.
+function onPresence(login, name, text) {
+  if (!login) {
+    state.users.delete(name);
+    state.invitations.delete(name);
+    renderLobby();
+  }
+  if (name.toLowerCase() === state.name.toLowerCase()) return;
+  if (!login) {
+    clearTimeout(state.departed.get(name));
+    state.departed.set(name, setTimeout(() => { state.departed.delete(name); log(text, "notice"); }, 3000));
+  } else if (state.departed.has(name)) {
+    clearTimeout(state.departed.get(name));
+    state.departed.delete(name);
+  } else {
+    log(text, "notice");
+  }
+}
+
+// Invitations both ways, their rules and clock terms, and the saved matches.
+onLines((line) => {
+  let m;
+  if ((m = /^Clock: (.*)\.$/.exec(line))) {
+    if (state.invitations.has(state.lastInvitation) && !state.outgoingSent) {
+      const name = state.lastInvitation;
+      state.invitations.set(name, `${state.invitations.get(name).replace(/\.$/, "")} (clock: ${m[1]}).`);
+    } else if (state.outgoing) state.outgoing.text += ` (clock: ${m[1]})`;
+    renderLobby();
+    return true;
+  }
+  if ((m = /^(\S+) wants to (play an? .+? match|resume a saved match) with you\.$/.exec(line))) {
+    state.invitations.set(m[1], line.replace(/ with you\.$/, "."));
+    state.lastInvitation = m[1];
+    state.outgoingSent = false;
+    attention("invitation", `${m[1]} invites you`);
+    renderLobby();
+    return line;
+  }
+  if (/^Type 'join \S+' to accept\.$/.test(line)) return true;  // the invitation has a Join button
+  if ((m = /^\*\* The invitation's rules: (.*)\.$/.exec(line)) && state.invitations.has(state.lastInvitation)) {
+    const name = state.lastInvitation;
+    state.invitations.set(name, `${state.invitations.get(name).replace(/\.$/, "")} (${m[1]}).`);
+    renderLobby();
+    return true;
+  }
+  if ((m = /^\*\* (\S+) withdrew the invitation\.$/.exec(line))) {
+    state.invitations.delete(m[1]);
+    renderLobby();
+    return line;
+  }
+  if ((m = /^\*\* You invited (\S+) to (.*)\.$/.exec(line))) {
+    state.outgoing = { name: m[1], text: m[2] };
+    state.outgoingSent = true;
+    renderLobby();
+    return true;
+  }
+  if (/^\*\* You withdrew your invitation/.test(line)) {
+    state.outgoing = null;
+    renderLobby();
+    return true;
+  }
+  // The saved matches (show saved): " *" marks the match being played now.
+  if (/^  opponent +matchlength/.test(line)) {
+    state.saved = [];
+    state.reading = (l) => {
+      const r = /^([ *]{2})(\S+) +(\d+|unlimited) +(\d+) - +(\d+)$/.exec(l);
+      if (!r) return false;
+      state.saved.push({ name: r[2], length: r[3], score: `${r[4]}–${r[5]}`, now: r[1] === " *" });
+      renderLobby();
+      return true;
+    };
+    return true;
+  }
+  if (line === "no saved games.") { state.saved = []; renderLobby(); return true; }
+  return false;
+});
+
+export function inviteCommand(name) {
+  const unlimited = $("invite-kind").value === "unlimited";
+  const words = ["invite", name, unlimited ? "unlimited" : String(Math.max(1, Math.min(99, Number($("invite-length").value) || 1)))];
+  if (!unlimited && $("opt-holland").checked) words.push("holland");
+  if (!unlimited && !$("opt-crawford").checked) words.push("nocrawford");
+  if (unlimited && $("opt-jacoby").checked) words.push("jacoby");
+  if (unlimited && $("opt-beavers").checked) words.push("beavers");
+  const clock = $("invite-clock").value;
+  if (clock) words.push(...clock.split(" "));
+  return words.join(" ");
+}
+
+export function renderLobby() {
+  const body = $("who").tBodies[0];
+  body.replaceChildren();
+  const users = [...state.users.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const u of users) {
+    const row = body.insertRow();
+    row.dataset.user = u.name;
+    const me = u.name === state.name;
+    if (me) row.className = "me";
+    const status = u.opponent ? `playing ${u.opponent}` : u.watching ? `watching ${u.watching}`
+      : u.away ? "away" : u.ready ? "ready" : "not ready";
+    for (const text of [u.name, u.rating, u.experience, status]) row.insertCell().textContent = text;
+    const cell = row.insertCell();
+    if (me) continue;
+    if (u.opponent) cell.append(button("Watch", () => send(`watch ${u.name}`), "watch"));
+    else if (u.ready && !u.away) cell.append(button("Invite", () => send(inviteCommand(u.name)), "invite"));
+  }
+  const outgoing = $("outgoing");
+  outgoing.replaceChildren();
+  if (state.outgoing) {
+    const div = row("invitation pending", `You invited ${state.outgoing.name} to ${state.outgoing.text}: waiting for an answer.`);
+    div.dataset.to = state.outgoing.name;
+    div.append(button("Cancel", () => send("uninvite"), "uninvite"));
+    outgoing.append(div);
+  }
+  const invitations = $("invitations");
+  invitations.replaceChildren();
+  for (const [from, text] of state.invitations) {
+    const div = row("invitation", text);
+    div.dataset.from = from;
+    div.append(button("Join", () => { state.invitations.delete(from); send(`join ${from}`); renderLobby(); }, "join"),
+      button("Decline", () => {
+        state.invitations.delete(from);
+        send(`tell ${from} ${DECLINE}`);
+        renderLobby();
+      }, "decline"));
+    invitations.append(div);
+  }
+  const saved = $("saved");
+  saved.replaceChildren();
+  for (const s of state.saved) {
+    const length = s.length === "unlimited" ? "unlimited" : `${s.length}-point`;
+    const div = row("saved-row", `Saved ${length} match with ${s.name} (${s.score})${s.now ? ": playing now" : ""}`);
+    div.dataset.name = s.name;
+    if (state.users.has(s.name) && !s.now && !playing()) div.append(button("Resume", () => send(`invite ${s.name}`), "resume"));
+    saved.append(div);
+  }
+}
+
+function row(cls, text) {
+  const div = document.createElement("div");
+  div.className = cls;
+  const span = document.createElement("span");
+  span.textContent = text;
+  div.append(span);
+  return div;
+}
+
+$("ready").addEventListener("change", () => send("toggle ready"));
+$("away").addEventListener("change", (e) => send(e.target.checked ? "away playing elsewhere" : "back"));
+$("invite-kind").addEventListener("change", () => {
+  const money = $("invite-kind").value === "unlimited";
+  $("invite-length").hidden = money;
+  document.querySelector(".match-only").hidden = money;
+  document.querySelector(".money-only").hidden = !money;
+});
