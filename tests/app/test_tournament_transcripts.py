@@ -264,3 +264,36 @@ def test_a_club_that_requires_clocks_refuses_a_tournament_without_one() -> None:
     assert driver.send("pa", "tournament create x knockout 1") == [
         "** Rated matches here need a clock: add 'clock' to the tournament."]
     assert driver.send("pa", "tournament create x knockout 1 clock")[0].startswith("Tournament x opened")
+
+
+def test_the_pairing_result_is_the_tagged_match_not_any_match_between_the_two() -> None:
+    # Issue 30: a match started by a tournament carries the tournament's id and pairing
+    # (saved with it), and only such a match decides the pairing: a match the two play on
+    # their own, of the same length, does not.
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create ko knockout 1")
+    driver.send("pa", "tournament join ko")
+    driver.send("pb", "tournament join ko")
+    driver.send("pa", "tournament start ko")
+    assert _playing(driver, "pa") == "pb"
+    driver.send("pa", "leave")  # the tournament's match is saved, with its tag
+    saved = driver.store.saved_match("pa", "pb")
+    assert saved is not None
+    assert saved["tournament"] == {"tournament": "ko", "round": 1, "pairing": 0}
+    driver.send("pb", "toggle ready")  # (ready for invitations; inviting readies pa)
+    driver.send("pa", "invite pb 1")  # a match of their own, replacing the saved one
+    driver.send("pb", "join pa")
+    assert _playing(driver, "pa") == "pb"
+    driver.send("pb", "resign n")
+    told = driver.send("pa", "accept")
+    assert any("win the 1 point match" in line for line in told), told
+    assert not any(line.startswith("Tournament ko: ") for line in told), told
+    assert driver.registry.tournaments["ko"].winner is None
+    # Both are free: the pairing's own match starts afresh (its saved match was replaced).
+    table = driver.sessions["pa"].table
+    assert table is not None and table.tournament is not None
+    assert (table.tournament.tournament, table.tournament.round, table.tournament.pairing) == ("ko", 1, 0)
+    _lose(driver, "pb")
+    assert driver.registry.tournaments["ko"].winner == "pa"
