@@ -162,8 +162,8 @@ class TournamentTag:
 @attrs.frozen
 class MatchFinished:
     """One match that ended, as data for whoever acts on a match's end (tournaments,
-    the analysis queue): `fibsd.app.lobby.finish_match` appends one to the outcome, and
-    the top rungs hand it on through `fibsd.app.aftermath`."""
+    the analysis queue): `fibsd.app.lobby.conclusion.finish_match` appends one to the
+    outcome, and the top rungs hand it on through `fibsd.app.aftermath`."""
 
     #: The players' names, seat 0 (the inviter) first.
     players: tuple[str, str]

@@ -37,7 +37,7 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
     """A new match between `inviter` (player 0) and `invitee` (player 1) (§6.2).
 
     `replaced` is the pair's saved match, which the new one replaces (read by the caller,
-    a cold read: `verbs.play.join`): its dice seed is revealed."""
+    a cold read: `verbs.invitations.join`): its dice seed is revealed."""
     out = Outcome()
     a, b = inviter.account, invitee.account
     unlimited = invitation.unlimited
