@@ -709,7 +709,8 @@ TOURNAMENT_STANDARD_CLOCK: Final = (12.0, 120.0)
 MAX_TOURNAMENT_ROUNDS: Final = 99
 MAX_TOURNAMENT_ENTRANTS: Final = 512
 MAX_NOSHOW_SECONDS: Final = 7 * 24 * 3600
-_TOURNAMENT_NAME = re.compile(r"[A-Za-z0-9_-]{1,24}")
+MAX_TOURNAMENT_NAME: Final = 24
+_TOURNAMENT_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOURNAMENT_NAME}}}")
 _SECONDS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,3})?")
 
 
@@ -959,6 +960,8 @@ def _parse_invite_clock(words: list[str]) -> tuple[InviteClock | None, list[str]
         days = _clock_number(words[at + 1] if at + 1 < len(words) else None)
         if days is None or days <= 0 or "clock" in words:
             raise CommandError(Text.INVITE_CLOCK_USAGE.value)
+        if _clock_number(words[at + 2] if at + 2 < len(words) else None) is not None:
+            raise CommandError(Text.INVITE_CLOCK_USAGE.value)  # (`days 1 2`: which one?)
         return InviteClock(days=days, words=tuple(words[at:at + 2])), words[:at] + words[at + 2:]
     if "clock" not in words:
         return None, words
@@ -983,7 +986,8 @@ def _parse_invite_clock(words: list[str]) -> tuple[InviteClock | None, list[str]
         if overtime is None:
             raise CommandError(Text.INVITE_CLOCK_USAGE.value)
         end += 2
-    if reserve <= 0:
+    if reserve <= 0 or _clock_number(words[end] if end < len(words) else None) is not None:
+        # (a number left over, `clock 1 1 2`: a clock silently read otherwise would surprise)
         raise CommandError(Text.INVITE_CLOCK_USAGE.value)
     clock = InviteClock(delay=delay, reserve=reserve, per_point=per_point, overtime=overtime,
                         words=tuple(words[at:end]))
@@ -1185,21 +1189,24 @@ def _bounded_number(word: str, low: int, high: int) -> int | None:
 
 def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
     """`FORMAT LENGTH [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots]
-    [consolation]`, options in any order; CommandError with the usage otherwise."""
-    usage = CommandError(Text.TOURNAMENT_CREATE_USAGE.value)
+    [consolation]`, options in any order; CommandError saying what is wrong otherwise."""
     lowered = [word.lower() for word in words]
-    if len(lowered) < 2 or lowered[0] not in TOURNAMENT_FORMATS:
-        raise usage
+    if len(lowered) < 2:
+        raise CommandError(Text.TOURNAMENT_CREATE_USAGE.value)
+    if lowered[0] not in TOURNAMENT_FORMATS:
+        raise CommandError(render(Text.TOURNAMENT_BAD_FORMAT, text=words[0]))
     length = _bounded_number(lowered[1], 1, MAX_MATCH_LENGTH)
     if length is None:
-        raise usage
+        raise CommandError(render(Text.TOURNAMENT_BAD_LENGTH, n=MAX_MATCH_LENGTH))
     options: dict[str, object] = {}
     at = 2
     while at < len(lowered):
         word = lowered[at]
         after = lowered[at + 1] if at + 1 < len(lowered) else ""
-        if word in options or word not in ("rounds", "clock", "noshow", "max", "bots", "consolation"):
-            raise usage
+        if word not in ("rounds", "clock", "noshow", "max", "bots", "consolation"):
+            raise CommandError(render(Text.TOURNAMENT_UNKNOWN_OPTION, text=words[at]))
+        if word in options:
+            raise CommandError(render(Text.TOURNAMENT_OPTION_TWICE, text=word))
         if word in ("bots", "consolation"):
             options[word] = True
             at += 1
@@ -1208,19 +1215,23 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
             if _SECONDS.fullmatch(after) and _SECONDS.fullmatch(later):
                 options[word] = (float(after), float(later))
                 at += 3
+            elif _SECONDS.fullmatch(after):  # a delay without its reserve
+                raise CommandError(Text.TOURNAMENT_CREATE_USAGE.value)
             else:
                 options[word] = TOURNAMENT_STANDARD_CLOCK
                 at += 1
         else:
-            limits = {"rounds": (1, MAX_TOURNAMENT_ROUNDS), "noshow": (1, MAX_NOSHOW_SECONDS),
-                      "max": (2, MAX_TOURNAMENT_ENTRANTS)}[word]
-            value = _bounded_number(after, *limits)
+            low, high = {"rounds": (1, MAX_TOURNAMENT_ROUNDS), "noshow": (1, MAX_NOSHOW_SECONDS),
+                         "max": (2, MAX_TOURNAMENT_ENTRANTS)}[word]
+            value = _bounded_number(after, low, high)
             if value is None:
-                raise usage
+                raise CommandError(render(Text.TOURNAMENT_BAD_VALUE, text=word, low=low, high=high))
             options[word] = value
             at += 2
     if "consolation" in options and lowered[0] != "knockout":
-        raise usage
+        raise CommandError(Text.TOURNAMENT_KNOCKOUT_ONLY.value)
+    if "rounds" in options and lowered[0] != "swiss":
+        raise CommandError(render(Text.TOURNAMENT_SWISS_ONLY, text=lowered[0]))
     rounds = options.get("rounds")
     clock = options.get("clock")
     noshow = options.get("noshow")
@@ -1246,9 +1257,13 @@ def _parse_tournament(rest: str) -> Command:
     action = found[0]
     if action is TournamentAction.LIST:
         return Tournament(action)
-    if len(words) < 2 or not _TOURNAMENT_NAME.fullmatch(words[1]):
+    if len(words) < 2:
         raise CommandError(
             Text.TOURNAMENT_CREATE_USAGE.value if action is TournamentAction.CREATE
+            else render(Text.TOURNAMENT_NEEDS_NAME, text=action.value))
+    if not _TOURNAMENT_NAME.fullmatch(words[1]):
+        raise CommandError(
+            render(Text.TOURNAMENT_BAD_NAME, n=MAX_TOURNAMENT_NAME) if action is TournamentAction.CREATE
             else render(Text.TOURNAMENT_NEEDS_NAME, text=action.value))
     if action is TournamentAction.CREATE:
         return Tournament(action, words[1], parse_tournament_spec(words[2:]))

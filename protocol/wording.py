@@ -926,6 +926,15 @@ class Text(enum.Enum):
     HELP_TOURNAMENT_3 = "tournament list | show <name> - the tournaments; one's entrants, rounds, results, standings and winner. Your matches start by themselves when you and your opponent are both here and free; rated."
     TOURNAMENT_USAGE = "** Usage: tournament create|join|leave|start|cancel|list|show"
     TOURNAMENT_CREATE_USAGE = "** Usage: tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation]"
+    # What is wrong with a `tournament create` (each refusal names its reason).
+    TOURNAMENT_BAD_NAME = "** A tournament's name is 1 to {n} letters, digits, - and _."
+    TOURNAMENT_BAD_FORMAT = "** A tournament is a knockout, swiss or roundrobin, not '{text}'."
+    TOURNAMENT_BAD_LENGTH = "** A tournament's match length is a number from 1 to {n}."
+    TOURNAMENT_BAD_VALUE = "** Tournament option '{text}' takes a number from {low} to {high}."
+    TOURNAMENT_UNKNOWN_OPTION = "** Unknown tournament option '{text}': the options are rounds, clock, noshow, max, bots and consolation."
+    TOURNAMENT_OPTION_TWICE = "** Tournament option '{text}' is given twice."
+    TOURNAMENT_KNOCKOUT_ONLY = "** Only a knockout has a consolation bracket."
+    TOURNAMENT_SWISS_ONLY = "** Only a swiss takes 'rounds': a {text} plays as many rounds as it needs."
     TOURNAMENT_NEEDS_NAME = "** tournament {text} needs a tournament's name (letters, digits, - and _)."
     TOURNAMENT_NO_SUCH = "** There is no tournament called {text}."
     TOURNAMENT_NAME_TAKEN = "** There is a tournament called {text} already."
@@ -960,11 +969,12 @@ class Text(enum.Enum):
     TOURNAMENT_OPTION_ROUNDS = "{n} rounds"
     TOURNAMENT_OPTION_CONSOLATION = "consolation bracket"
     TOURNAMENT_OPTION_BOTS = "bots may enter"
-    TOURNAMENT_SHOW_RULES = "  No-show time {seconds} seconds; no clock."
-    TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {seconds} seconds; clock: {text} seconds delay, {names} seconds reserve per point."
+    TOURNAMENT_LEFT_MATCH = "Tournament {text}: you left your match with {name}. Type 'join {name}' to go on; after {noshow} away {name} wins by forfeit."
+    TOURNAMENT_SHOW_RULES = "  No-show time {noshow}; no clock."
+    TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {noshow}; clock: {delay_phrase} delay, {reserve_phrase} reserve per point."
     TOURNAMENT_SHOW_OPEN = "  Open for entries: {count} entered."
     TOURNAMENT_SHOW_RUNNING = "  Round {n} of {count} is being played."
-    TOURNAMENT_SHOW_FINISHED = "  Finished after {count} rounds."
+    TOURNAMENT_SHOW_FINISHED = "  Finished after {rounds}."
     TOURNAMENT_SHOW_CANCELLED = "  Cancelled."
     TOURNAMENT_SHOW_ENTRANT = "  Seed {n}: {name} ({text})"
     TOURNAMENT_SHOW_ROUND = "  Round {n}:"
@@ -1134,12 +1144,14 @@ FIELD_KINDS: Final[Mapping[str, FieldKind]] = {
         ),
         FieldKind.NUMBER,
     ),
-    **dict.fromkeys(("points", "users"), FieldKind.COUNT),
+    **dict.fromkeys(("points", "users", "rounds"), FieldKind.COUNT),
     "point": FieldKind.POINT,
     "moves": FieldKind.MOVES,
     "colour": FieldKind.COLOUR,
     "ordinal": FieldKind.ORDINAL,
     **dict.fromkeys(("text", "names", "date", "bearoff", "club"), FieldKind.TEXT),
+    # (durations in words, "1 second", "1.5 seconds")
+    **dict.fromkeys(("noshow", "delay_phrase", "reserve_phrase"), FieldKind.TEXT),
     **dict.fromkeys(("band", "played", "best"), FieldKind.TEXT),  # engine analysis
 }
 

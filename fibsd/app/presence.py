@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fibsd.app import aftermath, chouettes, tournaments
+from fibsd.app import aftermath, chouettes, tournaments, watchers
 from fibsd.app.lobby.correspondence import load_correspondence
 from fibsd.app.lobby.interruptions import Interruption, interrupt, reseat
 from fibsd.app.lobby.seating import stop_watching
@@ -213,6 +213,8 @@ def shut_down(registry: Registry) -> Outcome:
 
 def leave_everything(registry: Registry, session: Session, how: Departure, out: Outcome) -> None:
     """A departing user's match is saved, watchers released, watching stopped (§6.11)."""
+    if session.table is not None and how in (Departure.DROPPED, Departure.TIMED_OUT):
+        watchers.remember(registry, session)  # (put back when he sits down again)
     interrupt(registry, session, _INTERRUPTIONS[how], out)
     if how is not Departure.REPLACED:  # (a takeover sits the new session down at once)
         chouettes.depart(registry, session, out)

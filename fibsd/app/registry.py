@@ -80,6 +80,9 @@ class Registry:
         self._departures: list[LogoutNotice] = []
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table[Session]] = {}
+        #: Who watched a player who dropped out of a match, by his name key, to put
+        #: back when he sits down again (`fibsd.app.watchers`).
+        self.former_watchers: dict[str, tuple[str, ...]] = {}
         #: The open chouettes by number (`fibsd.app.chouettes` loads the saved ones
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}

@@ -18,12 +18,13 @@ from typing import Any
 
 from fibsd.app.lobby import start
 from fibsd.app.outcome import MatchFinished, Outcome, TournamentTag
+from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.rules.timecontrol import TimeControl
 from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament
 from protocol.messages import TextLine
-from protocol.wording import Text
+from protocol.wording import Text, count_phrase
 
 #: How often the no-show deadlines are checked while a tournament runs.
 TICK_SECONDS = 1.0
@@ -144,7 +145,7 @@ def in_play(registry: Registry, pairing: Pairing) -> bool:
 def start_ready(registry: Registry, tournament: Tournament, out: Outcome) -> None:
     """Start (or resume) the match of every pending pairing whose players are both free."""
     for pairing in tournament.pending():
-        if pairing.b is None or pairing.resuming:
+        if pairing.b is None or pairing.resuming or pairing.held_by is not None:
             continue
         first, second = registry.get(pairing.a), registry.get(pairing.b)
         if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
@@ -168,7 +169,17 @@ def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: 
         return
     pairing.started = True
     persist(tournament, out)
-    out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, pairing, second)))
+    invitation = _invitation(registry, tournament, pairing, second)
+    _state_the_clock(invitation, (first, second), out)
+    out.extend(start.start_match(registry, first, second, invitation))
+
+
+def _state_the_clock(invitation: Invitation, players: tuple[Session, Session], out: Outcome) -> None:
+    """A clocked match states its terms before it starts, as a clocked invitation does
+    (a plain line: a FIBS client shows it as text and knows a clock runs)."""
+    if invitation.clock is not None:
+        for player in players:
+            out.to(player, TextLine.of(Text.MATCH_CLOCK, text=match_clock.terms(invitation.clock)))
 
 
 def _invitation(registry: Registry, tournament: Tournament, pairing: Pairing,
@@ -194,14 +205,7 @@ def tagged(registry: Registry, finished: MatchFinished) -> tuple[Tournament, Pai
     """The running tournament and the undecided pairing a finished match was played for,
     by the tag it carries (None: not a tournament's match, or its pairing was decided
     meanwhile, by a no-show or a cancellation)."""
-    found = finished.tournament
-    tournament = None if found is None else find(registry, found.tournament)
-    if found is None or tournament is None or tournament.phase is not Phase.RUNNING:
-        return None
-    if found.round != tournament.round_number or not 0 <= found.pairing < len(tournament.current):
-        return None
-    pairing = tournament.current[found.pairing]
-    return None if pairing.done else (tournament, pairing)
+    return pairing_tagged(registry, finished.tournament)
 
 
 def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
@@ -215,8 +219,10 @@ def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
     first, second = registry.get(pairing.a), registry.get(pairing.b)
     if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
         return out
+    invitation = _invitation(registry, tournament, pairing, second)
+    _state_the_clock(invitation, (first, second), out)
     if saved is None:
-        out.extend(start.start_match(registry, first, second, _invitation(registry, tournament, pairing, second)))
+        out.extend(start.start_match(registry, first, second, invitation))
     else:
         out.extend(start.resume_match(registry, first, second, saved,
                                       tournament=tag(tournament, pairing)))
@@ -269,7 +275,58 @@ def arrive(registry: Registry, session: Session, out: Outcome) -> None:
                 continue
             other = pairing.b if pairing.a.lower() == session.key else pairing.a
             out.to(session, _your_pairing(tournament, other, tournament.round_number))
+            if (pairing.held_by or "").lower() == session.key:
+                out.to(session, _held_line(tournament, other))
         start_ready(registry, tournament, out)
+
+
+def pairing_tagged(registry: Registry, found: TournamentTag | None) -> tuple[Tournament, Pairing] | None:
+    """The running tournament and the undecided pairing of its current round that a
+    match's tag names (None: no tag, or the pairing is decided or of a past round)."""
+    tournament = None if found is None else find(registry, found.tournament)
+    if found is None or tournament is None or tournament.phase is not Phase.RUNNING:
+        return None
+    if found.round != tournament.round_number or not 0 <= found.pairing < len(tournament.current):
+        return None
+    pairing = tournament.current[found.pairing]
+    return None if pairing.done else (tournament, pairing)
+
+
+def hold(registry: Registry, name: str, opponent: str, found: TournamentTag | None, out: Outcome) -> None:
+    """`name` left his running match with `opponent` (`leave`): if it is a tournament
+    pairing's (its tag `found` says which), it waits for him (`come_back`) instead of
+    starting again by itself, and the no-show time runs from now; when it is up, the
+    opponent wins by forfeit."""
+    tagged_pairing = pairing_tagged(registry, found)
+    if tagged_pairing is not None:
+        tournament, pairing = tagged_pairing
+        pairing.held_by = name
+        pairing.since = registry.clock.now()
+        persist(tournament, out)
+        session = registry.get(name)
+        if session is not None:
+            out.to(session, _held_line(tournament, opponent))
+
+
+def _held_line(tournament: Tournament, opponent: str) -> TextLine:
+    return TextLine.of(Text.TOURNAMENT_LEFT_MATCH, text=tournament.name, name=opponent,
+                       noshow=count_phrase(tournament.noshow_seconds, "second"))
+
+
+def come_back(registry: Registry, session: Session, opponent: str, out: Outcome) -> bool:
+    """`join OPPONENT` by a player who left his tournament match with him: the match goes
+    on as soon as both are free. Whether there was such a match."""
+    found = False
+    for tournament in running(registry):
+        pairing = next((p for p in tournament.pending()
+                        if (p.held_by or "").lower() == session.key and p.involves(opponent)), None)
+        if pairing is None:
+            continue
+        found = True
+        pairing.held_by = None
+        persist(tournament, out)
+        start_ready(registry, tournament, out)
+    return found
 
 
 def next_tick_in(registry: Registry) -> float | None:
@@ -301,7 +358,9 @@ def tick(registry: Registry, now: float) -> Outcome:
 
 
 def _no_show(registry: Registry, tournament: Tournament, pairing: Pairing, out: Outcome) -> None:
-    there = [name for name in pairing.names if is_free(registry, registry.get(name))]
+    held = (pairing.held_by or "").lower()
+    there = [name for name in pairing.names
+             if name.lower() != held and is_free(registry, registry.get(name))]
     if len(there) == 2:
         return  # (both here: start_ready starts it)
     assert pairing.b is not None

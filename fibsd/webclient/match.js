@@ -4,6 +4,7 @@
 // 'accept' or 'reject'") never reaches the user: the page says what it means. The board
 // and the moving of checkers are moves.js's.
 
+import { applyMove, parseMoveText } from "./clip.js";
 import { $, attention, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
 
@@ -65,8 +66,9 @@ onLines((line) => {
     gameOver(m[1] ? "You win" : `${m[2]} wins`, m[1] || m[3]);
   } else if ((m = /^score in (?:(\d+) point|unlimited) match: (\S+)-(\d+) (\S+)-(\d+)$/.exec(line))) {
     if (state.result) {
-      const mine = b && (m[2] === b.player || (b.player === "You" && m[2] === state.name)) ? [m[3], m[5]] : [m[5], m[3]];
+      const mine = b && isPlayer(m[2]) ? [m[3], m[5]] : [m[5], m[3]];
       state.result.score = b ? `Score: ${b.player} ${mine[0]} – ${mine[1]} ${b.opponent}${m[1] ? ` (${m[1]}-point match)` : ""}.` : line;
+      newScore(mine);
     }
     renderControls();
     return true;
@@ -81,8 +83,10 @@ onLines((line) => {
     return true;
   } else if ((m = /^(You|\S+) wins? the (\d+) point match (\d+)-(\d+) \.$/.exec(line))) {
     const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
+    const last = state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
     state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}.`,
-      matchOver: true, next: false, stopped: false };
+      score: last, matchOver: true, next: false, stopped: false };
+    if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
     state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
     send("show saved");
   // The match stops: saved, or the opponent dropped.
@@ -151,13 +155,43 @@ export function newGame() {
 }
 view.newGame = newGame;
 
+// A game ends: the result says who won, how many points and whether it was a gammon or a
+// backgammon (points = cube x 1, 2 or 3); the board shows the final position (no board
+// follows a winning move: it is the last move made on the last board).
 function gameOver(who, points) {
-  state.result = { text: `${who} the game and ${points}.`, next: false };
+  const b = state.board;
+  const factor = b ? Number(points.split(" ")[0]) / b.cube : 1;
+  const kind = { 2: "a gammon", 3: "a backgammon" }[factor] || "";
+  state.result = { text: `${who} the game and ${points}${kind ? ` (${kind})` : ""}.`, next: false, kind, points };
   state.offer = null; state.waiting = null; state.rollPrompt = false; state.readyToSend = false;
   state.selected = null; state.dice = [];
   $("resign-confirm").hidden = true;
-  if (state.board) { state.shown = state.board; view.render(); }
+  if (b) {
+    let final = state.played || b;
+    if (state.steps) {  // the opponent's (or a watched player's) winning move
+      const mover = b.player !== "You" && state.steps.who === b.player ? 1 : -1;
+      for (const [from, to] of parseMoveText(state.steps.text, b, mover)) final = applyMove(final, from, to, mover);
+      state.steps = null;
+    }
+    state.board = state.shown = { ...final, dice: [0, 0], opponentDice: [0, 0] };
+    state.played = null;
+    view.render();
+  }
   addMove(who.replace(/ wins?$/, ""), `wins ${points}`);
+}
+
+// Is NAME the board's first player (the viewer, or the watched player)?
+function isPlayer(name) {
+  const b = state.board;
+  return !!b && (name === b.player || (b.player === "You" && (name === "You" || name === state.name)));
+}
+
+// The header's score once a game or the match is over (the next board would say it late).
+function newScore([mine, theirs]) {
+  const score = [Number(mine), Number(theirs)];
+  state.board = { ...state.board, score };
+  if (state.shown) state.shown = { ...state.shown, score };
+  view.render();
 }
 
 // The match view closes: the match was saved (left, logged out) or is watched no more.

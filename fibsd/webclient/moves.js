@@ -27,6 +27,7 @@ function onBoard(board) {
   $("match-view").hidden = false;
   const steps = state.steps;
   state.steps = null;
+  state.played = null;
   resetMoves(false);
   // Show an opponent's (or, watching, either player's) move checker by checker.
   const id = ++state.animation;
@@ -51,6 +52,7 @@ function onBoard(board) {
 export function resetMoves(redraw = true) {
   const b = state.board;
   state.shown = b;
+  state.played = null;
   state.moves = [];
   state.selected = null;
   state.readyToSend = false;
@@ -112,6 +114,7 @@ function sendMove() {
   const text = state.moves.map(([f, t]) => moveText(state.board, f, t)).join(" ");
   send(`move ${text}`);
   addMove("You", `${state.board.dice.join("")} ${text}`);
+  state.played = state.shown;  // the position after it, should the game end with it
   state.readyToSend = false;
   state.dice = [];
   render();

@@ -241,7 +241,7 @@ def test_a_clocked_tournament_clocks_its_matches_and_a_loss_on_time_is_a_result(
     driver.log_in("pa")
     driver.log_in("pb")
     driver.send("pa", "tournament create clk knockout 1 clock 1 2 noshow 600")
-    assert "  No-show time 600 seconds; clock: 1 seconds delay, 2 seconds reserve per point." in (
+    assert "  No-show time 600 seconds; clock: 1 second delay, 2 seconds reserve per point." in (
         driver.send("pa", "tournament show clk"))
     driver.send("pa", "tournament join clk")
     driver.send("pb", "tournament join clk")
@@ -264,6 +264,108 @@ def test_a_club_that_requires_clocks_refuses_a_tournament_without_one() -> None:
     assert driver.send("pa", "tournament create x knockout 1") == [
         "** Rated matches here need a clock: add 'clock' to the tournament."]
     assert driver.send("pa", "tournament create x knockout 1 clock")[0].startswith("Tournament x opened")
+
+
+def test_tournament_show_counts_in_words_and_show_pr_names_an_unknown_user() -> None:
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create one knockout 1 clock 1 2 noshow 1")
+    shown = driver.send("pa", "tournament show one")
+    assert "  No-show time 1 second; clock: 1 second delay, 2 seconds reserve per point." in shown
+    driver.send("pa", "tournament join one")
+    driver.send("pb", "tournament join one")
+    driver.send("pa", "tournament start one")
+    _lose(driver, "pb")
+    assert "  Finished after 1 round." in driver.send("pa", "tournament show one")
+    told = driver.send("pa", "show pr nosuch")
+    driver.run_jobs()
+    assert told + driver.take("pa") == ["** There is no one called nosuch."]
+
+
+def test_leave_in_a_tournament_match_holds_until_join_or_the_no_show_time() -> None:
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create lv knockout 3 noshow 30")
+    driver.send("pa", "tournament join lv")
+    driver.send("pb", "tournament join lv")
+    driver.send("pa", "tournament start lv")
+    assert _playing(driver, "pa") == "pb"
+    left = driver.send("pa", "leave")
+    assert left[0] == "** You terminated the game. The game was saved."
+    assert ("Tournament lv: you left your match with pb. Type 'join pb' to go on; "
+            "after 30 seconds away pb wins by forfeit.") in left
+    assert not any("has joined you" in line for line in left + driver.take("pb"))
+    driver.tick(10)
+    assert _playing(driver, "pa") is None and _playing(driver, "pb") is None
+    # FIBS's way back: `join`; the match goes on where it stopped.
+    back = driver.send("pa", "join pb")
+    assert any(line.endswith("Your running match was loaded.") for line in back), back
+    assert _playing(driver, "pa") == "pb"
+    # Left again, and not back within the no-show time: pb wins by forfeit.
+    driver.send("pa", "leave")
+    driver.tick(29)
+    assert driver.registry.tournaments["lv"].winner is None and _playing(driver, "pa") is None
+    driver.tick(2)
+    assert "Tournament lv: pa did not show; pb wins by forfeit." in driver.take("pb")
+    assert driver.registry.tournaments["lv"].winner == "pb"
+
+
+def test_a_clocked_tournament_match_states_its_clock_as_an_invitation_does() -> None:
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create ck knockout 3 clock 10 60")
+    driver.send("pa", "tournament join ck")
+    driver.send("pb", "tournament join ck")
+    started = driver.send("pa", "tournament start ck")
+    terms = "Clock: delay 10 s, reserve 3:00."
+    assert terms in started and terms in driver.take("pb")
+    # and again when the match resumes after a restart of the pairing (leave, join)
+    driver.send("pa", "leave")
+    assert terms in driver.send("pa", "join pb")
+
+
+def test_watchers_are_put_back_when_a_dropped_player_returns_to_his_match() -> None:
+    driver = _driver(limits__reconnect_grace_seconds=60)
+    for name in ("pa", "pb", "pc", "pd"):
+        driver.log_in(name)
+    driver.send("pa", "tournament create wt knockout 3 noshow 300")
+    driver.send("pa", "tournament join wt")
+    driver.send("pb", "tournament join wt")
+    driver.send("pa", "tournament start wt")
+    driver.send("pc", "set boardstyle 3")
+    driver.send("pc", "watch pa")
+    driver.send("pd", "watch pb")
+    driver.log_out("pa", Departure.DROPPED)
+    assert "pa drops connection.. You're not watching anymore." in driver.take("pc")
+    driver.log_in("pa")  # back within the grace period: straight back at the table
+    assert _playing(driver, "pa") == "pb"
+    told = driver.take("pc")
+    assert "You're now watching pa." in told
+    assert any(line.startswith("board:") for line in told)
+    assert driver.sessions["pc"].watching is driver.sessions["pa"]
+    assert driver.sessions["pd"].watching is driver.sessions["pb"]  # (never stopped)
+
+
+def test_watchers_are_put_back_when_a_saved_match_of_a_dropper_resumes() -> None:
+    driver = _driver(limits__reconnect_grace_seconds=0)
+    for name in ("pa", "pb", "pc"):
+        driver.log_in(name)
+    driver.send("pb", "toggle ready")
+    driver.send("pa", "invite pb 3")
+    driver.send("pb", "join pa")
+    driver.send("pc", "watch pb")
+    driver.log_out("pb", Departure.DROPPED)  # no grace: the match is saved
+    assert driver.sessions["pc"].watching is None
+    driver.log_in("pb")
+    driver.send("pa", "invite pb")
+    driver.send("pb", "join pa")
+    driver.run_jobs()
+    assert _playing(driver, "pb") == "pa"
+    assert "You're now watching pb." in driver.take("pc")
+    assert driver.sessions["pc"].watching is driver.sessions["pb"]
 
 
 def test_the_pairing_result_is_the_tagged_match_not_any_match_between_the_two() -> None:
@@ -291,7 +393,9 @@ def test_the_pairing_result_is_the_tagged_match_not_any_match_between_the_two() 
     assert any("win the 1 point match" in line for line in told), told
     assert not any(line.startswith("Tournament ko: ") for line in told), told
     assert driver.registry.tournaments["ko"].winner is None
-    # Both are free: the pairing's own match starts afresh (its saved match was replaced).
+    # pa goes back to the pairing's match (it waited for him since his `leave`): it starts
+    # afresh, its saved match having been replaced.
+    driver.send("pa", "join pb")
     table = driver.sessions["pa"].table
     assert table is not None and table.tournament is not None
     assert (table.tournament.tournament, table.tournament.round, table.tournament.pairing) == ("ko", 1, 0)

@@ -597,11 +597,13 @@ commands: st.SearchStrategy[Command] = st.one_of(
               st.from_regex(r"[A-Za-z0-9_-]{1,24}", fullmatch=True)),
     st.just(c.Tournament(c.TournamentAction.LIST)),
     st.builds(c.Tournament, st.just(c.TournamentAction.CREATE), st.from_regex(r"[A-Za-z0-9_-]{1,24}", fullmatch=True),
-              st.builds(c.TournamentSpec, st.sampled_from(c.TOURNAMENT_FORMATS), st.integers(1, 99),
-                        st.none() | st.integers(1, 99),
+              st.sampled_from(c.TOURNAMENT_FORMATS).flatmap(lambda form: st.builds(
+                        c.TournamentSpec, st.just(form), st.integers(1, 99),
+                        # only a swiss takes `rounds`
+                        st.none() | st.integers(1, 99) if form == "swiss" else st.none(),
                         st.none() | st.tuples(st.integers(0, 999).map(float), st.integers(0, 9999).map(float)),
                         st.none() | st.integers(1, 3600), st.none() | st.integers(2, 512), st.booleans(),
-                        st.just(False))),
+                        st.just(False)))),
     st.builds(c.Setbot, names, st.booleans()),
     st.builds(c.Correspondence, st.none() | names),
 )
@@ -687,6 +689,41 @@ def test_tournament_and_setbot_refusals_say_the_usage(line: str) -> None:
     with pytest.raises(CommandError) as caught:
         parse_command(line)
     assert caught.value.lines[0].startswith("** ")
+
+
+@pytest.mark.parametrize(("line", "answer"), [
+    ("tournament create x knockout 3 noshow 0",
+     "** Tournament option 'noshow' takes a number from 1 to 604800."),
+    ("tournament create x knockout 3 max 1", "** Tournament option 'max' takes a number from 2 to 512."),
+    ("tournament create x swiss 3 rounds", "** Tournament option 'rounds' takes a number from 1 to 99."),
+    ("tournament create " + "n" * 25 + " knockout 3",
+     "** A tournament's name is 1 to 24 letters, digits, - and _."),
+    ("tournament create bad/name knockout 3", "** A tournament's name is 1 to 24 letters, digits, - and _."),
+    ("tournament create x chess 3", "** A tournament is a knockout, swiss or roundrobin, not 'chess'."),
+    ("tournament create x knockout 100", "** A tournament's match length is a number from 1 to 99."),
+    ("tournament create x knockout 3 fast",
+     "** Unknown tournament option 'fast': the options are rounds, clock, noshow, max, bots and consolation."),
+    ("tournament create x knockout 3 bots bots", "** Tournament option 'bots' is given twice."),
+    ("tournament create x swiss 3 consolation", "** Only a knockout has a consolation bracket."),
+    ("tournament create x knockout 3 rounds 3",
+     "** Only a swiss takes 'rounds': a knockout plays as many rounds as it needs."),
+    ("tournament create x roundrobin 3 rounds 3",
+     "** Only a swiss takes 'rounds': a roundrobin plays as many rounds as it needs."),
+])
+def test_a_bad_tournament_create_is_told_what_is_wrong(line: str, answer: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command(line)
+    assert list(caught.value.lines) == [answer]
+
+
+@pytest.mark.parametrize("line", [
+    "invite bob 3 clock 1 1 2", "invite bob 3 clock fast 2", "invite bob 3 clock 1 1 overtime 5 6",
+    "invite bob 3 days 1 2",
+])
+def test_a_number_left_over_after_a_clock_is_refused(line: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command(line)
+    assert caught.value.lines[0].startswith("** usage: invite <user> <length> clock")
 
 
 # --- clocks (club-play.md K9) -------------------------------------------------------------

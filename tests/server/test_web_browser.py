@@ -535,6 +535,9 @@ def test_a_whole_match_played_and_watched_in_the_browser(browser: WebDriver, tmp
         alice.click("#resign-yes")
         bob.click("#accept")
         bob.wait(lambda: bob.text("#result-text") == "You win the 3-point match 5–0.", "bob's match")
+        # Why 2-0 became 5-0 (issue 33 #3), and the header's new score.
+        bob.wait(lambda: bob.text("#result-score") == "The last game: a backgammon, 3 points."
+                 and bob.text("#score") == "You 5 – 0 alice", "the reason and the score")
         for page in (alice, carol):
             page.wait(lambda: page.text("#result-text") == "bob wins the 3-point match 5–0.", "the match's end")
         assert alice.visible("#rematch") and alice.visible("#to-lobby") and not alice.visible("#join-next")

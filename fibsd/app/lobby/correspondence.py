@@ -130,7 +130,7 @@ def enter_correspondence(registry: Registry, session: Session, name: str, out: O
     other = table.seats[1 - seat]
     opponent = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=opponent))
-    show_resumed(table, session, seat, out)
+    show_resumed(registry, table, session, seat, out)
     if other is not None:
         # (a FIBS client takes it for FIBS's resumed match: the board follows, as there)
         out.to(other, TextLine.of(Text.CORRESPONDENCE_SAT_DOWN, name=session.name))

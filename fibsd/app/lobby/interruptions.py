@@ -120,7 +120,7 @@ def reseat(registry: Registry, table: Table[Session], session: Session, out: Out
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))
     if other is not None and not takeover:
         out.to(other, TextLine.of(Text.JOINED_MATCH_LOADED, name=session.name))
-    show_resumed(table, session, seat, out)
+    show_resumed(registry, table, session, seat, out)
     if other is not None and not takeover:
         out.to(other, boards.board_for(table, other, 1 - seat))
     table.prompt_current(out)

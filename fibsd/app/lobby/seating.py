@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fibsd.app import watchers
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import boards
 from fibsd.app.play.table import Table
@@ -79,9 +80,10 @@ def stop_watching(session: Session, out: Outcome, *, quietly: bool = False) -> N
             out.to(other, TextLine.of(Text.STOPS_WATCHING, watcher=session.name, name=watched.name))
 
 
-def show_resumed(table: Table[Session], session: Session, seat: int, out: Outcome) -> None:
+def show_resumed(registry: Registry, table: Table[Session], session: Session, seat: int,
+                 out: Outcome) -> None:
     """The synopsis and board a player sees when he sits down at a resumed match (by
-    `join` or at a correspondence table)."""
+    `join` or at a correspondence table); his watchers from before a drop are back."""
     match = table.match
     turn = match.game.turn
     out.lines(session, *resume_synopsis_lines(
@@ -90,3 +92,4 @@ def show_resumed(table: Table[Session], session: Session, seat: int, out: Outcom
         names_and_scores=[(table.names[0], match.score[0]), (table.names[1], match.score[1])],
     ))
     out.to(session, boards.board_for(table, session, seat))
+    watchers.put_back(registry, table, session, seat, out)

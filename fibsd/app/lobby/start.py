@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fibsd.app import watchers
 from fibsd.app.lobby.conclusion import conclude
 from fibsd.app.lobby.seating import announce, pair_key, restore_table, seat_players
 from fibsd.app.outcome import Outcome, TournamentTag
@@ -140,6 +141,7 @@ def resume_match(registry: Registry, inviter: Session, invitee: Session, data: d
     for seat, player in enumerate((first, second)):
         out.lines(player, *synopsis)
         out.to(player, boards.board_for(table, player, seat))
+        watchers.put_back(registry, table, player, seat, out)
     table.prompt_current(out)
     table.persist(out)
     conclude(registry, table, out)  # the automatic roll may have ended the match (§1.6)

@@ -21,7 +21,8 @@ the match. Everything the server does with it is here, and the table, the tick
   overtime, or loses him the match: then the table's `match_won` is set, like a game
   that won the match, and whoever acted concludes it (`fibsd.app.lobby.conclusion`).
 * **What it shows**: the clock line CLIP clients parse (`clock_line`), the labels beside
-  the names on the ASCII board (`board_labels`), durations (`duration`).
+  the names on the ASCII board (`board_labels`), a clock's terms in words (`terms`),
+  durations (`duration`).
 
 `ClockKeeping` is what the table keeps for its clock besides the clock itself.
 """
@@ -37,9 +38,9 @@ import attrs
 
 from fibsd.app.outcome import Ending, Outcome
 from fibsd.rules import GamePhase, Match, MatchWon
-from fibsd.rules.timecontrol import Expiry, MatchClock
+from fibsd.rules.timecontrol import SECONDS_PER_DAY, Expiry, MatchClock, TimeControl
 from protocol.messages import TextLine
-from protocol.wording import Text
+from protocol.wording import Text, render
 
 if TYPE_CHECKING:
     from fibsd.app.play.table import Table
@@ -291,6 +292,18 @@ def clock_line(table: Table[Any], now: float) -> TextLine:
         mover="-" if running is None else table.names[running],
         kind="days" if control.correspondence else "delay",
     )
+
+
+def terms(control: TimeControl) -> str:
+    """A clock's terms in words, for the `Clock: ...` line: `delay 12 s, reserve 10:00, one
+    overtime of 1:00` / `2 days per move (correspondence)`."""
+    if control.per_move is not None:
+        return render(Text.CLOCK_TERMS_DAYS, text=f"{control.per_move / SECONDS_PER_DAY:g}")
+    text = render(Text.CLOCK_TERMS_PER_GAME if control.per_game else Text.CLOCK_TERMS_DELAY,
+                  text=f"{control.delay:g}", duration=duration(control.reserve))
+    if control.overtime > 0:
+        text += render(Text.CLOCK_TERMS_OVERTIME, duration=duration(control.overtime))
+    return text
 
 
 def duration(seconds: float) -> str:

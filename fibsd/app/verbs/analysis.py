@@ -169,13 +169,15 @@ def show_pr(registry: Registry, session: Session, name: str, out: Outcome) -> No
     """`show pr [NAME]`: the mean PR over the player's analysed matches, and how many
     (cold reads: a job)."""
 
-    def read(store: Store) -> tuple[str, tuple[float, int] | None]:
+    def read(store: Store) -> tuple[str, tuple[float, int] | None] | None:
         account = store.get_account(name)
-        shown = account.name if account is not None else name
-        return shown, store.average_pr(shown)
+        return None if account is None else (account.name, store.average_pr(account.name))
 
-    def then(found: tuple[str, tuple[float, int] | None]) -> Outcome:
+    def then(found: tuple[str, tuple[float, int] | None] | None) -> Outcome:
         answer = Outcome()
+        if found is None:
+            answer.to(session, TextLine.of(Text.NO_ONE_CALLED_PERIOD, name=name))
+            return answer
         shown, average = found
         if average is None:
             answer.to(session, TextLine.of(Text.SHOW_PR_NONE, name=shown))

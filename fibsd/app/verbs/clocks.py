@@ -13,7 +13,7 @@ from fibsd.app.play import match_clock
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.rules.timecontrol import SECONDS_PER_DAY, TimeControl
+from fibsd.rules.timecontrol import TimeControl
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text, render
@@ -21,17 +21,6 @@ from protocol.wording import Text, render
 
 def _number(value: float) -> str:
     return f"{value:g}"
-
-
-def terms(control: TimeControl) -> str:
-    """`delay 12 s, reserve 10:00, one overtime of 1:00` / `2 days per move (...)`."""
-    if control.per_move is not None:
-        return render(Text.CLOCK_TERMS_DAYS, text=_number(control.per_move / SECONDS_PER_DAY))
-    text = render(Text.CLOCK_TERMS_PER_GAME if control.per_game else Text.CLOCK_TERMS_DELAY,
-                  text=_number(control.delay), duration=match_clock.duration(control.reserve))
-    if control.overtime > 0:
-        text += render(Text.CLOCK_TERMS_OVERTIME, duration=match_clock.duration(control.overtime))
-    return text
 
 
 def invitation_clock(registry: Registry, session: Session, command: c.Invite,
@@ -80,7 +69,7 @@ def clock(registry: Registry, session: Session, out: Outcome) -> None:
         out.to(session, match_clock.clock_line(table, now))  # the format a client parses
         return
     timer = table.timer
-    out.to(session, TextLine.of(Text.MATCH_CLOCK, text=terms(timer.control)))
+    out.to(session, TextLine.of(Text.MATCH_CLOCK, text=match_clock.terms(timer.control)))
     for seat, name in enumerate(table.names):
         state = ""
         if timer.running == seat:

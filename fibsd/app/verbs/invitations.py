@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from fibsd.app import tournaments
 from fibsd.app.lobby.conclusion import conclude
 from fibsd.app.lobby.correspondence import correspondence_tables, enter_correspondence
 from fibsd.app.lobby.interruptions import Interruption, interrupt
 from fibsd.app.lobby.seating import pair_key
 from fibsd.app.lobby.start import resume_match, start_match
 from fibsd.app.outcome import Outcome
+from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs import clocks
@@ -93,7 +95,7 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         out.to(target, TextLine.of(Text.INVITATION_RULES, text=rules))
     if clock is not None and not resume:
         # A plain line after FIBS's two (a client shows it as text; docs/clocks.md).
-        terms = TextLine.of(Text.MATCH_CLOCK, text=clocks.terms(clock))
+        terms = TextLine.of(Text.MATCH_CLOCK, text=match_clock.terms(clock))
         out.to(session, terms)
         out.to(target, terms)
     if not resume and saved is not None:
@@ -155,6 +157,8 @@ def join(registry: Registry, session: Session, command: c.Join, out: Outcome) ->
         # FIBS's way back to a saved match (a FIBS client is reminded of a correspondence
         # match by a resume invitation: wording.EXTENSION_LINES).
         enter_correspondence(registry, session, command.name, out)
+        return
+    if tournaments.come_back(registry, session, command.name, out):
         return
     found = _invitation_to_join(registry, session, command.name, out)
     if found is None:
@@ -221,9 +225,13 @@ def _join_with_saved(registry: Registry, session: Session, name: str, invitation
 
 
 def leave(registry: Registry, session: Session, command: c.Leave | c.Panic, out: Outcome) -> None:
-    if session.table is None:
+    table = session.table
+    if table is None:
         out.to(session, TextLine.of(Text.NO_ONE_TO_LEAVE))
         return
+    opponent = table.names[1 - table.seat_of_name(session.name)]
     interrupt(registry, session, Interruption.LEFT, out)
+    if session.table is None:  # (a tournament's match waits for him: `join` brings him back)
+        tournaments.hold(registry, session.name, opponent, table.tournament, out)
     if isinstance(command, c.Panic):
         out.to(session, TextLine.of(Text.PANIC_SAVED))

@@ -30,7 +30,7 @@ from fibsd.rules.tournament import (
 )
 from protocol import commands as c
 from protocol.messages import TextLine
-from protocol.wording import Text, render
+from protocol.wording import Text, count_phrase, render
 
 log = logging.getLogger("fibsd.admin")
 
@@ -227,18 +227,19 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     options = _options(t)
     if options:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPTIONS, text=", ".join(options)))
+    noshow = count_phrase(t.noshow_seconds, "second")
     if t.clock is None:
-        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, seconds=t.noshow_seconds))
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, noshow=noshow))
     else:
-        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES_CLOCK, seconds=t.noshow_seconds,
-                                 text=f"{t.clock[0]:g}", names=f"{t.clock[1]:g}"))
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES_CLOCK, noshow=noshow,
+                                 delay_phrase=_seconds(t.clock[0]), reserve_phrase=_seconds(t.clock[1])))
     match t.phase:
         case Phase.OPEN:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPEN, count=len(t.entrants)))
         case Phase.RUNNING:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RUNNING, n=t.round_number, count=t.rounds or 0))
         case Phase.FINISHED:
-            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_FINISHED, count=t.round_number))
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_FINISHED, rounds=count_phrase(t.round_number, "round")))
         case Phase.CANCELLED:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CANCELLED))
     ratings = {e.name: e.rating for e in t.entrants}
@@ -264,6 +265,11 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     if consolation is not None:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CONSOLATION, name=consolation))
     out.to(session, *lines)
+
+
+def _seconds(value: float) -> str:
+    """`1 second`, `1.5 seconds`, `12 seconds`."""
+    return f"{value:g} second" + ("" if value == 1 else "s")
 
 
 def _pairing_line(registry: Registry, p: Pairing) -> TextLine:

@@ -80,6 +80,9 @@ class Pairing:
     #: match has begun (then a saved match between the two is this pairing's).
     since: float | None = None
     started: bool = False
+    #: The player who left the pairing's match (`leave`): it waits for him to come back
+    #: (`join`) instead of starting again by itself, and the no-show time runs for him.
+    held_by: str | None = None
     #: The server is reading the pairing's saved match to resume it (not saved: a
     #: restart forgets it and reads again).
     resuming: bool = attrs.field(default=False, eq=False)
@@ -105,7 +108,7 @@ class Pairing:
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "bracket": self.bracket.value, "winner": self.winner,
                 "ending": None if self.ending is None else self.ending.value, "score": list(self.score),
-                "since": self.since, "started": self.started}
+                "since": self.since, "started": self.started, "held_by": self.held_by}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Pairing:
@@ -117,7 +120,8 @@ class Pairing:
                    ending=None if ending is None else Ending(ending),
                    score=(int(score[0]), int(score[1])),
                    since=None if data.get("since") is None else float(data["since"]),
-                   started=bool(data.get("started", False)))
+                   started=bool(data.get("started", False)),
+                   held_by=None if data.get("held_by") is None else str(data["held_by"]))
 
 
 @attrs.frozen
