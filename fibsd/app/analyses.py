@@ -44,10 +44,12 @@ def queue(registry: Registry, record_id: int, requesters: list[str], out: Outcom
 
 def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> None:
     """A match ended: queue it if `analysis_auto` says so ("rated": every rated match;
-    "tournament": a tournament's matches, those that carry a tournament's tag). Its record id is known only once the record is committed, so the
-    queuing is a background job, which runs after that commit."""
+    "tournament": a tournament's matches, those that carry a tournament's tag). Its
+    record id is known only once the record is committed, so the queuing is a background
+    job, which runs after that commit."""
     auto = registry.config.analysis_auto
-    wanted = (auto == "rated" and finished.rated) or (auto == "tournament" and finished.tournament is not None)
+    tournament = finished.tournament is not None
+    wanted = (auto == "rated" and finished.rated) or (auto == "tournament" and tournament)
     if not wanted or registry.analysis.unavailable is not None:
         return
     slot = finished.record
