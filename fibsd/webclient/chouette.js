@@ -6,6 +6,7 @@
 import { $, attention, button, h, log, onLines, send, state, view } from "./client.js";
 
 const KINDS = { n: "a single game", g: "a gammon", b: "a backgammon" };
+const GAME_KINDS = { normal: "a single game", gammon: "a gammon", backgammon: "a backgammon" };  // FIBS's words
 
 const c = {
   table: null, owner: null, seated: [], queue: [], box: null, partner: null, captain: null, crew: [],
@@ -19,10 +20,16 @@ const panel = $("chouette-panel");
 const extra = $("extra");
 const names = (text) => (text === "nobody" || text === "-" ? [] : text.split(/, | and /).map((s) => s.trim()).filter(Boolean));
 const drop = (pred) => { c.pending = c.pending.filter((p) => !pred(p)); };
+// What the user owes, once: a second line about the same double or offer updates its row.
+function owed(kind, from, fields) {
+  let p = c.pending.find((q) => q.kind === kind && q.from === from);
+  if (!p) { p = { kind, from }; c.pending.push(p); }
+  Object.assign(p, fields);
+}
 
 function reset() {
   Object.assign(c, { table: null, owner: null, seated: [], queue: [], box: null, partner: null, captain: null,
-    crew: [], game: 0, pending: [], over: "" });
+    crew: [], game: 0, pending: [], over: "", leaving: false });
   c.cubes.clear(); c.out.clear(); c.totals.clear();
 }
 
@@ -85,7 +92,7 @@ function onChouette(t) {
   } else if ((m = /^(\S+) (leaves|is asked to leave by the owner)\.$/.exec(t))) {
     c.seated = c.seated.filter((n) => n !== m[1]);
     c.queue = c.queue.filter((n) => n !== m[1]);
-    if (m[1] === me()) { reset(); state.board = state.shown = null; $("match-view").hidden = true; showList(); }
+    if (m[1] === me()) { reset(); closeBoard(); showList(); }
   } else if ((m = /^the order is (.*)\.$/.exec(t))) {
     c.queue = names(m[1]);
   } else if ((m = /^game (\d+)\. Box: (\S+?)(?:, partner (\S+))?\. Captain: (\S+)\. Crew: (.*)\.$/.exec(t))) {
@@ -93,16 +100,23 @@ function onChouette(t) {
     c.queue = [c.box, ...(c.partner ? [c.partner] : []), c.captain, ...c.crew.filter((n) => n !== c.captain)];
     c.cubes.clear(); c.out.clear(); c.pending = []; c.over = ""; c.confirming = null;
     for (const n of [c.captain, ...c.crew]) c.cubes.set(n, 1);
+    if (c.game === 1) state.clock = null;  // (an earlier match's clocks)
     view.newGame();
   } else if ((m = /^an opening tie turns the centred cubes to (\d+)\.$/.exec(t))) {
     for (const n of c.cubes.keys()) c.cubes.set(n, Number(m[1]));
+  } else if ((m = /^(\S+) doubles you to (\d+): type |^you must answer (\S+)'s double to (\d+): /.exec(t))) {
+    // The server's instructions to the doubled: the row (one per double) has the buttons
+    // and counts the answer time down.
+    const seconds = /within (\d+) seconds/.exec(t);
+    owed("double", m[1] || m[3], { cube: Number(m[2] || m[4]), until: seconds ? Date.now() + Number(seconds[1]) * 1000 : null });
+    return;
   } else if ((m = /^(\S+) doubles (.*)\.$/.exec(t))) {
     const doubled = names(m[2]);
     if (m[1] === box && doubled.includes(me())) {
-      c.pending.push({ kind: "double", from: m[1], cube: 2 * (c.cubes.get(me()) || 1) });
+      owed("double", m[1], { cube: 2 * (c.cubes.get(me()) || 1) });
       attention("double", `${m[1]} doubles`);
     } else if (m[1] !== box && me() === box) {
-      c.pending.push({ kind: "double", from: m[1], cube: 2 * (c.cubes.get(m[1]) || 1) });
+      owed("double", m[1], { cube: 2 * (c.cubes.get(m[1]) || 1) });
       attention("double", `${m[1]} doubles`);
     }
     if (m[1] === me()) state.rollPrompt = false;
@@ -122,10 +136,21 @@ function onChouette(t) {
     send("chouette show");
   } else if ((m = /^(\S+) offers (\S+) an? (.*?): (\d+) to pay\. Type 'accept' or 'reject'\.$/.exec(t))) {
     if (m[2] === me()) {
-      c.pending.push({ kind: "resign", from: m[1], points: m[4], what: m[3] });
+      owed("resign", m[1], { points: m[4], what: GAME_KINDS[m[3]] || m[3] });
       attention("resign", `${m[1]} wants to resign`);
     }
-    return log(`${m[1]} offers ${m[2] === me() ? "you" : m[2]} ${/^[aeiou]/.test(m[3]) ? "an" : "a"} ${m[3]}: ${m[4]} to pay.`, "notice");
+    return log(`${m[1]} offers ${m[2] === me() ? "you" : m[2]} ${GAME_KINDS[m[3]] || m[3]}: ${m[4]} to pay.`, "notice");
+  } else if ((m = /^(\S+) offers you an? (\S+): type 'accept' or 'reject'\.$/.exec(t))) {
+    owed("resign", m[1], { what: GAME_KINDS[m[2]] || m[2] });
+    return;
+  } else if ((m = /^you may give (\S+) an extra cube: .*within (\d+) seconds\.$/.exec(t))) {
+    if (!c.pending.some((p) => p.kind === "extra")) c.pending.push({ kind: "extra", to: m[1], cube: "", fee: "" });
+    return;
+  } else if (/^you are offered to be the box's partner: /.test(t)) {
+    if (!c.pending.some((p) => p.kind === "partner-offer")) c.pending.push({ kind: "partner-offer" });
+    return;
+  } else if (/^it is your turn: /.test(t)) {
+    return log("It is your turn.", "notice");
   } else if ((m = /^(\S+) (accepts|rejects) the resignation\.$/.exec(t))) {
     if (m[1] === me()) { const i = c.pending.findIndex((p) => p.kind === "resign"); if (i >= 0) c.pending.splice(i, 1); }
   } else if ((m = /^(.*) may each give (\S+) an extra cube at (\d+) for (\d+)/.exec(t))) {
@@ -154,12 +179,29 @@ function onChouette(t) {
     c.over = `Game ${m[1]}: ${m[2]}.`;
     c.pending = [];
     c.box = c.captain = null;
+    // No next game for this user (he leaves, or nobody is left): the last board goes, the
+    // ledger stays in the lobby.
+    if (!c.next.includes(me())) {
+      closeBoard();
+      if (c.leaving) { log(t, "notice"); reset(); showList(); return; }
+    }
+  } else if ((m = /^(\S+) leaves when this game ends\.$/.exec(t))) {
+    if (m[1] === me()) c.leaving = true;
   } else if (/^the chouette is closed\./.test(t)) {
     reset();
+    closeBoard();
   } else if ((m = /^(\S+) to the (team|box side): (.*)$/.exec(t))) {
     return log(`${m[1]} (to the ${m[2]}): ${m[3]}`, "chat");
   }
   log(t.replace(/ \(type 'chouette start' with 3 or more\)/, ""), "notice");
+}
+
+// The table is gone for this user: its board and buttons go too (a Roll there would only
+// get "You're not playing.").
+function closeBoard() {
+  Object.assign(state, { board: null, shown: null, clock: null, result: null, offer: null, waiting: null, rollPrompt: false });
+  $("match-view").hidden = true;
+  view.renderControls();
 }
 
 // --- the table's panel: roles, every cube, what to answer, the ledger and rotation ----
@@ -191,18 +233,20 @@ function draw() {
     const row = h("div", { className: "invitation", dataKind: p.kind, dataFrom: p.from || "" });
     const to = r === "box" && p.from ? ` ${p.from}` : "";
     if (p.kind === "double") {
-      row.append(h("span", {}, `${p.from} doubles${r === "box" ? "" : " you"} to ${p.cube}: take and play for ${p.cube}, or pass and pay ${p.cube / 2}.`),
+      const left = p.until ? Math.max(0, Math.ceil((p.until - Date.now()) / 1000)) : null;
+      row.append(h("span", {}, `${p.from} doubles${r === "box" ? "" : " you"} to ${p.cube}: take and play for ${p.cube}, or pass and pay ${p.cube / 2}.`
+        + (left === null ? "" : ` ${left} s to answer.`)),
         button("Take", () => act(`accept${to}`), "c-accept"), button("Pass", () => act(`reject${to}`), "c-reject"));
       if (c.beavers) row.append(button("Beaver", () => act(`beaver${to}`), "c-beaver"));
     } else if (p.kind === "resign") {
-      row.append(h("span", {}, `${p.from} offers you ${p.what}: you win ${p.points}.`),
+      row.append(h("span", {}, `${p.from} offers you ${p.what}${p.points ? `: you win ${p.points}` : ""}.`),
         button("Accept", () => act(`accept${to}`), "c-accept"), button("Reject", () => act(`reject${to}`), "c-reject"));
     } else if (p.kind === "raccoon") {
       row.append(h("span", {}, `${p.from} beavered your double. Raccoon (double it again)?`),
         button("Raccoon", () => { drop((q) => q === p); act(r === "box" ? `raccoon ${p.from}` : "raccoon"); }, "c-raccoon"),
         button("No", () => { drop((q) => q === p); draw(); }, "c-noraccoon"));
     } else if (p.kind === "extra") {
-      row.append(h("span", {}, `Give ${p.to} an extra cube at ${p.cube} for ${p.fee}?`),
+      row.append(h("span", {}, `Give ${p.to} an extra cube${p.cube ? ` at ${p.cube} for ${p.fee}` : ""}?`),
         button("Give", () => act("chouette extra"), "c-extra"), button("No", () => act("chouette noextra"), "c-noextra"));
     } else if (p.kind === "partner-ask") {
       row.append(h("span", {}, "You may take a partner for your run as box."),
@@ -213,6 +257,9 @@ function draw() {
     }
     parts.push(row);
   }
+  // An answer time running: the rows count it down.
+  clearTimeout(c.countdown);
+  if (c.pending.some((p) => p.until)) c.countdown = setTimeout(draw, 1000);
   // What this user may do.
   const buttons = h("div", { className: "row" });
   const b = state.board;

@@ -41,6 +41,10 @@ export const state = {
 };
 window.fibsd = state;  // for the curious (and the tests)
 
+// A connection that comes back within this long (a reload) was never dropped, as far as
+// the other players' pages show.
+export const RELOAD_MS = 5000;
+
 // What the match view provides to the others (set by match.js and moves.js).
 export const view = { render() {}, renderControls() {}, resetMoves() {}, newGame() {} };
 
@@ -237,7 +241,7 @@ function onLine(line) {
 }
 
 // Informational `** ` lines; every other `** ` line is a refusal or an error, shown on top.
-const INFO = /^\*\* (You invited|Player \S+ has joined|You are now playing|You terminated|Player \S+ has left|\S+ has \d+ seconds to come back|\S+ did not come back|You withdrew|\S+ withdrew|The invitation's rules|You will|You won't|You'll|You're now|The dice|Please wait for \S+ to join|\S+'s reserve is used up|\S+ ran out of time|Your move against|The analysis of match|Match \d+ is)/;
+const INFO = /^\*\* (You invited|Player \S+ has joined|You are now playing|You terminated|Player \S+ has left|\S+ has \d+ seconds to come back|\S+ did not come back|You withdrew|\S+ withdrew|The invitation's rules|You will|You won't|You'll|You're now|The dice|Please wait for \S+ to join|\S+'s reserve is used up|\S+ ran out of time|You ran out of time|Your move against|The analysis of match|Match \d+ is)/;
 
 // --- what every view uses ------------------------------------------------------------------
 

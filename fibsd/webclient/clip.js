@@ -102,6 +102,7 @@ export function isCrawfordGame(board) {
   const n = board.matchLength;
   if (n === 9999 || board.postCrawford) return false;
   const [a, b] = board.score;
+  if (a >= n || b >= n) return false;  // the match is over
   return (a === n - 1) !== (b === n - 1);
 }
 

@@ -3,7 +3,7 @@
 // and the saved matches (`show saved`, with Resume).
 
 import { parseWho } from "./clip.js";
-import { $, attention, button, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
+import { $, RELOAD_MS, attention, button, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
 
 export const DECLINE = "Sorry, I decline your invitation.";  // FIBS has no decline: a tell
 
@@ -22,12 +22,17 @@ function onWho(who) {
     $("ready").checked = who.ready;
     $("away").checked = who.away;
   }
-  // A watcher learns that the match stopped (the player left or saved it) from here.
+  // A watcher learns that the match stopped (the player left or saved it) from here; not
+  // at once: an opponent's reload stops the match for a moment only.
   const b = state.board;
-  if (b && !playing() && who.name === b.player && !who.opponent && !state.result
-      && !(state.chouette && state.chouette.active())) {
-    state.result = { text: `${b.player}'s match with ${b.opponent} stopped (saved or over).`, stopped: true };
-    view.renderControls();
+  const stopped = () => b === state.board && !playing() && !state.result && !(state.chouette && state.chouette.active())
+    && state.users.has(b.player) && !state.users.get(b.player).opponent;
+  if (b && who.name === b.player && stopped()) {
+    setTimeout(() => {
+      if (!stopped()) return;
+      state.result = { text: `${b.player}'s match with ${b.opponent} stopped (saved or over).`, stopped: true };
+      view.renderControls();
+    }, RELOAD_MS);
   }
 }
 

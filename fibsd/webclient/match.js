@@ -5,7 +5,7 @@
 // and the moving of checkers are moves.js's.
 
 import { applyMove, parseMoveText } from "./clip.js";
-import { $, attention, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
+import { $, RELOAD_MS, attention, log, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
 
 // FIBS's sentences that change what the page offers: true (done), or the line to log.
@@ -13,6 +13,12 @@ onLines((line) => {
   let m;
   const b = state.board;
   const opp = b ? b.opponent : "";
+  // A match lost on time: the clocks stop, the result will say so.
+  if ((m = /^\*\* (You|\S+) ran out of time and loses? the match\.$/.exec(line))) {
+    state.onTime = m[1] === "You" ? "Your clock" : `${m[1]}'s clock`;
+    stopClock(m[1] === "You" ? state.name : m[1]);
+    return line.slice(3);
+  }
   // The match clock (fibsd's extension line, docs/clocks.md).
   if ((m = /^clock: (\S+) (\d+) (\S+) (\d+) (\d+) (\d+) (\S+) (delay|days)$/.exec(line))) {
     state.clock = { names: [m[1], m[3]], reserve: [Number(m[2]), Number(m[4])], delayLeft: Number(m[6]),
@@ -83,9 +89,12 @@ onLines((line) => {
     return true;
   } else if ((m = /^(You|\S+) wins? the (\d+) point match (\d+)-(\d+) \.$/.exec(line))) {
     const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
-    const last = state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
-    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}.`,
+    const last = state.onTime ? `${state.onTime} ran out of time.`
+      : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
+    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}${state.onTime ? " on time" : ""}.`,
       score: last, matchOver: true, next: false, stopped: false };
+    state.onTime = null;
+    stopClock();
     if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
     state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
     send("show saved");
@@ -94,13 +103,26 @@ onLines((line) => {
     matchClosed(`The match was saved: ${line.replace(/^\*\* /, "")} Resume it from the lobby.`);
     line = line.replace(/^\*\* /, "");
   } else if (/^\S+ drops connection\. The game was saved\.$/.test(line)) {
-    // A grace period follows at once (fibsd's extension line) unless the server has none.
+    // A grace period follows at once (fibsd's extension line) unless the server has none;
+    // either way nothing is shown before RELOAD_MS: a reload comes back within it.
+    const dropped = { lines: [line], grace: null };
+    state.dropped = dropped;
     clearTimeout(state.dropTimer);
-    state.dropTimer = setTimeout(() => { if (!state.grace) matchClosed("The match was saved: your opponent dropped."); }, 800);
+    state.dropTimer = setTimeout(() => {
+      if (state.dropped !== dropped) return;
+      state.dropped = null;
+      for (const l of dropped.lines) log(l);
+      if (!dropped.grace) return matchClosed("The match was saved: your opponent dropped.");
+      state.grace = dropped.grace;
+      tickGrace();
+    }, RELOAD_MS);
+    return true;
   } else if ((m = /^\*\* (\S+) has (\d+) seconds to come back\./.exec(line))) {
-    clearTimeout(state.dropTimer);
-    state.grace = { name: m[1], until: Date.now() + Number(m[2]) * 1000 };
-    line = `${m[1]} dropped the connection and has ${m[2]} seconds to come back; then you may claim the match or leave it saved.`;
+    const grace = { name: m[1], until: Date.now() + Number(m[2]) * 1000 };
+    const text = `${m[1]} dropped the connection and has ${m[2]} seconds to come back; then you may claim the match or leave it saved.`;
+    if (state.dropped) { state.dropped.grace = grace; state.dropped.lines.push(text); return true; }
+    state.grace = grace;
+    line = text;
     tickGrace();
   } else if ((m = /^\*\* You may claim the match in (\d+) seconds\.$/.exec(line))) {
     if (state.grace) state.grace.until = Date.now() + Number(m[1]) * 1000;
@@ -108,6 +130,7 @@ onLines((line) => {
     state.grace = null;
   } else if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line)) {
     state.grace = null;
+    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
   } else if (/You're not watching anymore|^You stop watching /.test(line)) {
     if (b && !playing()) {
       state.result = { text: line.replace(/\.\. You're not watching anymore\./, ": you are no longer watching."), stopped: true };
@@ -133,6 +156,7 @@ onLines((line) => {
 
 function newMatch(opponent) {
   state.clock = null;
+  state.onTime = null;
   $("notice").hidden = true;
   if ($("next-pairing").textContent.includes(` with ${opponent} `)) $("next-pairing").hidden = true;
   state.invitations.clear();
@@ -196,7 +220,7 @@ function newScore([mine, theirs]) {
 
 // The match view closes: the match was saved (left, logged out) or is watched no more.
 function matchClosed(text) {
-  state.board = state.shown = null;
+  state.board = state.shown = state.clock = null;
   state.offer = state.waiting = state.result = state.grace = null;
   state.rollPrompt = false;
   $("match-view").hidden = true;
@@ -205,7 +229,7 @@ function matchClosed(text) {
 }
 
 export function toLobby() {
-  state.board = state.shown = null;
+  state.board = state.shown = state.clock = null;
   state.result = state.offer = state.waiting = state.grace = null;
   $("match-view").hidden = true;
   send("show saved");
@@ -224,6 +248,20 @@ function clockText(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
   return (hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}` : `${hms[1]}`) + `:${String(hms[2]).padStart(2, "0")}`;
+}
+
+// The clocks stop (the match is over): each shows what it had left; the loser's, if named,
+// shows 0:00.
+function stopClock(loser = null) {
+  const c = state.clock;
+  if (!c) return;
+  const gone = (Date.now() - c.at) / 1000;
+  c.reserve = c.reserve.map((left, i) => (c.names[i] === loser ? 0
+    : c.names[i] === c.mover ? Math.max(0, left - Math.max(0, gone - c.delayLeft)) : left));
+  c.mover = "-";
+  c.delayLeft = 0;
+  c.at = Date.now();
+  tickClock();
 }
 
 export function tickClock() {

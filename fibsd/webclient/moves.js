@@ -20,6 +20,7 @@ function onBoard(board) {
   if (!board) return;
   const previous = state.shown;
   state.board = board;
+  if (board.player === "You") state.rematch = board.opponent;  // (a reload joins a match already on)
   state.rollPrompt = state.rollPrompt && board.dice[0] === 0 && myTurn();
   if (board.turn === 0) { state.offer = null; state.rollPrompt = false; }
   if (board.turn !== 0 && state.result && !state.result.matchOver) state.result = null;

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from fibsd.domain.dice import ScriptedDice
 from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
@@ -140,4 +142,206 @@ def test_the_winning_move_stays_on_screen_with_the_new_score(browser: WebDriver,
         assert alice.text("#pips").startswith("pips: You 0 ")
         assert bob.text("#pips").endswith("alice 0")
         shot(alice, "game-over")
+        no_console_errors(browser)
+
+
+def test_an_error_is_drawn_from_the_right_side_next_to_its_row(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #2: gnubg's position ID was read with the two sides swapped (a board with 17
+    # checkers a side), and drawn far below the row clicked. alice splits her back
+    # checkers (24/23 24/21), bob answers 6-5 with 8/2* 6/1: both are errors; bob's is
+    # drawn from his side, alice's checkers where she put them.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)) as server:
+        alice, bob = start_match(server, browser, length=1)
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        play(alice, (24, 21), (24, 23))
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll (no cube in a 1-point match: rolled for him)")
+        play(bob, (8, 2), (6, 1))
+        alice.click("#resign")
+        alice.click("#resign-yes")
+        bob.click("#accept")
+        bob.wait(lambda: bob.text("#result-text") == "You win the 1-point match 1–0.", "the match's end")
+        bob.click("#show-history")
+        bob.click('#history tr[data-match="1"] button[data-action="analyse"]')
+        bob.wait_log("Match 1 is queued for analysis")
+        WebDriverWait(bob.focus(), 180, poll_frequency=0.2).until(  # gnubg, niced, on a busy machine
+            lambda _d: "The analysis of match 1 is ready" in bob.log_text())
+        bob.click('#history tr[data-match="1"] button[data-action="analysis"]')
+        bob.wait(lambda: bob.visible('#analysis-errors tr[data-user="bob"]'), "bob's error")
+        bob.click('#analysis-errors tr[data-user="bob"] button[data-action="a-show"]')
+        bob.wait(lambda: "played 8/2* 6/1" in bob.text("#analysis-caption"), "the error's position")
+        mine = {q: int(bob.find(f'#analysis-board [data-q="{q}"]').get_attribute("data-mine")) for q in range(1, 25)}
+        bar = int(bob.find('#analysis-board [data-point="bar"]').get_attribute("data-count"))
+        off = int(bob.find('#analysis-board [data-point="off"]').get_attribute("data-count"))
+        assert sum(n for n in mine.values() if n > 0) + bar + off == 15, mine
+        assert 13 <= -sum(n for n in mine.values() if n < 0) <= 15, mine
+        # alice's back checkers left her 24-point (bob's 1): none of hers is there; her
+        # 6-, 8- and 13-points are bob's 19, 17 and 12.
+        assert mine[1] >= 0 and mine[19] == -5 and mine[17] == -3 and mine[12] == -5, mine
+        # The position is drawn just below its row, not at the end of the page.
+        row = bob.find('#analysis-errors tr[data-user="bob"]').rect
+        drawn = bob.find("#analysis-board").rect
+        assert 0 <= drawn["y"] - (row["y"] + row["height"]) < 120, (row, drawn)
+        shot(bob, "analysis")
+        no_console_errors(browser)
+
+
+def seat_chouette(server: ThreadedServer, browser: WebDriver) -> tuple[Page, Page, Page]:
+    """alice opens a table from the page, bob and carol join it, alice starts it."""
+    alice = Page(browser, server.url, new_tab=False)
+    register(alice, "alice")
+    bob = Page(browser, server.url)
+    register(bob, "bob")
+    carol = Page(browser, server.url)
+    register(carol, "carol")
+    alice.click("#show-chouettes")
+    alice.click('#extra button[data-action="c-create"]')
+    alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
+    for page in (bob, carol):
+        page.click("#show-chouettes")
+        page.click('#extra [data-table="1"] button[data-action="c-join"]')
+    alice.wait(lambda: "3 seated" in alice.text("#chouette-panel"), "three seated")
+    alice.click('#chouette-panel button[data-action="c-start"]')
+    return alice, bob, carol
+
+
+def test_one_row_per_double_in_plain_words_with_its_countdown(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #5: the box got two identical Take/Pass rows for one crew double (the
+    # double's line and the server's instruction each added one); #7: the instruction's
+    # telnet wording ("type 'accept'...", "within 60 seconds") went to the log with no
+    # countdown shown, and a resignation was "offers you normal".
+    dice = ScriptedDice([6, 5, 4, 3, 1, 6, 5, 2, 1], coin=0)
+    with ThreadedServer(tmp_path, dice) as server:
+        alice, bob, carol = seat_chouette(server, browser)
+        alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        play(alice, (8, 5), (6, 5))
+        carol.click('#chouette-panel button[data-action="c-double"]')
+        alice.wait(lambda: alice.visible('#chouette-panel [data-kind="double"][data-from="carol"]'), "carol's double")
+        alice.wait_log("carol doubles alice.")
+        assert len(alice.focus().find_elements(By.CSS_SELECTOR, '#chouette-panel [data-kind="double"]')) == 1
+        alice.click('#chouette-panel [data-from="carol"] button[data-action="c-accept"]')
+        bob.click("#roll")
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        play(bob, (24, 18), (18, 13))
+        # The box doubles every cube: one row each, counting the answer time down.
+        alice.click('#chouette-panel button[data-action="c-double"]')
+        for page in (bob, carol):
+            page.wait(lambda: "s to answer." in page.text('#chouette-panel [data-kind="double"][data-from="alice"]'),
+                      "the row with its countdown")
+            assert len(page.focus().find_elements(By.CSS_SELECTOR, '#chouette-panel [data-kind="double"]')) == 1
+        first = bob.text('#chouette-panel [data-kind="double"]')
+        bob.wait(lambda: bob.text('#chouette-panel [data-kind="double"]') != first, "the countdown running")
+        shot(bob, "chouette-answer")
+        bob.click('#chouette-panel [data-from="alice"] button[data-action="c-accept"]')
+        carol.click('#chouette-panel [data-from="alice"] button[data-action="c-accept"]')
+        alice.wait(lambda: alice.dice() == "2,1", "the box's roll")
+        bob.click('#chouette-panel button[data-action="c-resign"]')
+        bob.click('#chouette-panel button[data-action="c-resign-yes"]')
+        alice.wait(lambda: "bob offers you a single game: 2 to pay." in alice.log_text(), "the offer in words")
+        alice.wait(lambda: "bob offers you a single game" in alice.text('#chouette-panel [data-kind="resign"]'), "its row")
+        assert len(alice.focus().find_elements(By.CSS_SELECTOR, '#chouette-panel [data-kind="resign"]')) == 1
+        for page in (alice, bob, carol):
+            log = page.log_text()
+            assert "type '" not in log and "Type '" not in log and " seconds;" not in log, log
+            assert "normal" not in log, log
+        no_console_errors(browser)
+
+
+def test_no_stale_clock_board_or_highlight_after_a_loss_on_time_and_a_closed_chouette(
+        browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #4: after a loss on time the loser's clock stayed highlighted at 0:00 and the
+    # result did not say "on time"; the next chouette showed the old clocks, one running;
+    # after a chouette's last game, with everyone gone, the dead board kept a Roll button.
+    dice = ScriptedDice([3, 1, 6, 5, 4, 3, 1], coin=0)
+    with ThreadedServer(tmp_path, dice) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        alice.fill("#invite-length", "2")
+        Select(alice.find("#invite-clock")).select_by_value("clock bullet")
+        alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.dice() == "3,1" and "running" in str(alice.find("#clock-me").get_attribute("class")),
+                   "alice's clock running")
+        server.advance(60)  # alice thinks too long
+        alice.wait(lambda: alice.text("#result-text") == "bob wins the 2-point match 2–0 on time.", "the loss on time")
+        assert alice.text("#result-score") == "Your clock ran out of time."
+        bob.wait(lambda: bob.text("#result-text") == "You win the 2-point match 2–0 on time.", "bob's win on time")
+        assert bob.text("#result-score") == "alice's clock ran out of time."
+        for page in (alice, bob):
+            assert not page.focus().find_elements(By.CSS_SELECTOR, "#clocks .running")
+        assert alice.text("#clock-me") == "You 0:00"
+        first = bob.text("#clock-me")
+        assert alice.text("#clock-them") == first.replace("You", "bob")  # stopped: the same on both pages
+        shot(alice, "lost-on-time")
+        for page in (alice, bob):
+            page.click("#to-lobby")
+        # A chouette next: no clock from the match.
+        alice.click("#show-chouettes")
+        alice.click('#extra button[data-action="c-create"]')
+        alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
+        for page in (bob, carol):
+            page.click("#show-chouettes")
+            page.click('#extra [data-table="1"] button[data-action="c-join"]')
+        alice.wait(lambda: "3 seated" in alice.text("#chouette-panel"), "three seated")
+        alice.click('#chouette-panel button[data-action="c-start"]')
+        alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        for page in (alice, bob):
+            page.wait(lambda: page.visible("#match-view"), "the chouette's board")
+            assert not page.visible("#clocks")
+        # Everyone leaves (when this game ends); the team resigns its cubes, the box accepts.
+        play(alice, (8, 5), (6, 5))
+        for page in (alice, bob, carol):
+            page.click('#chouette-panel button[data-action="c-leave"]')
+        for page in (bob, carol):
+            page.click('#chouette-panel button[data-action="c-resign"]')
+            page.click('#chouette-panel button[data-action="c-resign-yes"]')
+            name = "bob" if page is bob else "carol"
+            alice.click(f'#chouette-panel [data-kind="resign"][data-from="{name}"] button[data-action="c-accept"]')
+        for page in (alice, bob, carol):
+            page.wait(lambda: not page.visible("#match-view") and not page.visible("#roll"), "the table gone")
+        no_console_errors(browser)
+
+
+WATCH_TEXTS = """
+window.seenTexts = [];
+const note = () => window.seenTexts.push(document.getElementById('turn-info').textContent + ' | '
+  + document.getElementById('result-text').textContent + ' | claim:' + !document.getElementById('claim').hidden
+  + ' | board:' + !document.getElementById('match-view').hidden);
+new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+
+
+def test_a_reload_is_not_a_drop(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #6: a reload mid-match showed the opponent a "dropped" notice and a 300 s
+    # countdown, stopped the watcher's view, and took the reloader's Rematch away.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5], coin=0)) as server:
+        alice, bob = start_match(server, browser, length=1)
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        carol.click('#who tr[data-user="alice"] button[data-action="watch"]')
+        carol.wait(lambda: carol.visible("#match-view") and "Watching alice" in carol.text("#turn-info"), "carol watching")
+        for page in (alice, carol):
+            page.js(WATCH_TEXTS)
+        bob.focus().refresh()
+        bob.logged_in("bob")
+        bob.wait(lambda: bob.visible("#match-view") and bob.text("#score").startswith("You 0"), "bob back in his match")
+        alice.wait_log("bob has joined you")
+        play(alice, (8, 5), (6, 5))
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
+        carol.wait(lambda: carol.counts() == alice.counts() and "alice moves" in carol.log_text(), "carol still watching")
+        for page in (alice, carol):
+            seen = page.js("return window.seenTexts")
+            assert seen and not [t for t in seen if "dropped" in t or "claim:true" in t or "stopped" in t
+                                 or "board:false" in t], seen
+            assert "drops connection" not in page.log_text() and "seconds to come back" not in page.log_text()
+        # The reloader keeps his Rematch at the match's end.
+        bob.click("#resign")
+        bob.click("#resign-yes")
+        alice.click("#accept")
+        bob.wait(lambda: bob.text("#result-text") == "alice wins the 1-point match 1–0.", "the match's end")
+        bob.wait(lambda: bob.visible("#rematch"), "bob's Rematch")
         no_console_errors(browser)
