@@ -37,6 +37,8 @@ onLines((line) => {
     attention("turn", "Your turn");
     renderControls();
     return true;
+  } else if (/^Please move \d+ pieces?\.$/.test(line)) {
+    return true;  // FIBS's telnet prompt: the line below the board says it, and the dice
   } else if (/^It's your turn to move\.$/.test(line)) {
     attention("turn", "Your turn");
     return true;
@@ -154,6 +156,9 @@ onLines((line) => {
   return line;
 });
 
+// A finger, not a mouse (a phone, a tablet): the page says "tap".
+const touch = () => matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+
 function newMatch(opponent) {
   state.clock = null;
   state.onTime = null;
@@ -165,6 +170,7 @@ function newMatch(opponent) {
   state.rematch = opponent;
   $("resign-kind").value = "n";
   newGame();
+  $("match-view").scrollIntoView({ block: "start" });  // (the lobby may have been scrolled)
   send("show saved");  // the list marks the match being played now
   renderLobby();
 }
@@ -347,7 +353,7 @@ export function renderControls() {
   else if (waiting && waiting.kind === "resign") info = `Waiting for ${opp} to answer your resignation (${waiting.points}).`;
   else if (state.rollPrompt) info = b.mayDouble[0] ? "Your turn: roll or double." : "Your turn: roll.";
   else if (state.readyToSend) info = "Confirm your move, or undo it.";
-  else if (myTurn() && state.dice.length) info = `Your move: ${state.dice.join(" ")} to play (click or drag a checker).`;
+  else if (myTurn() && state.dice.length) info = `Your move: ${state.dice.join(" ")} to play (${touch() ? "tap" : "click"} or drag a checker).`;
   else if (myTurn() && b.dice[0] && state.moves.length) info = "Move sent.";
   else if (me && b.turn !== 0) info = b.opponentDice[0] ? `${opp} is moving.` : `${opp} to roll or double.`;
   $("turn-info").textContent = info;

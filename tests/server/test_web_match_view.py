@@ -142,6 +142,9 @@ def test_the_winning_move_stays_on_screen_with_the_new_score(browser: WebDriver,
         assert alice.text("#pips").startswith("pips: You 0 ")
         assert bob.text("#pips").endswith("alice 0")
         shot(alice, "game-over")
+        # Issue 33 #7: FIBS's telnet prompts stay out of the page ("Please move 1 pieces.").
+        for page in (alice, bob):
+            assert "Please move" not in page.log_text() and "pieces" not in page.log_text()
         no_console_errors(browser)
 
 
@@ -345,3 +348,31 @@ def test_a_reload_is_not_a_drop(browser: WebDriver, tmp_path: Path) -> None:
         bob.wait(lambda: bob.text("#result-text") == "alice wins the 1-point match 1–0.", "the match's end")
         bob.wait(lambda: bob.visible("#rematch"), "bob's Rematch")
         no_console_errors(browser)
+
+
+def test_a_match_starts_in_view_and_a_phone_is_told_to_tap(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #10: a match that started while the lobby was scrolled began with the board
+    # off screen; a phone was told to "click or drag".
+    browser.set_window_size(390, 600)  # a small phone: the lobby scrolls
+    touched = browser.current_window_handle  # alice's tab
+    try:
+        with ThreadedServer(tmp_path, ScriptedDice([3, 1], coin=0)) as server:
+            alice = Page(browser, server.url, new_tab=False)
+            register(alice, "alice")
+            bob = Page(browser, server.url)
+            register(bob, "bob")
+            alice.focus().execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+            alice.fill("#invite-length", "1")
+            alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+            alice.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+            assert alice.js("return window.scrollY") > 100  # the lobby is scrolled
+            bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+            alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+            top = alice.js("return document.getElementById('board').getBoundingClientRect().top")
+            assert 0 <= top < alice.js("return window.innerHeight") / 2, top
+            alice.wait(lambda: "(tap or drag a checker)" in alice.text("#turn-info"), "tap, on a phone")
+            no_console_errors(browser)
+    finally:
+        browser.switch_to.window(touched)
+        browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        browser.set_window_size(1200, 900)
