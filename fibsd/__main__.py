@@ -123,7 +123,8 @@ def _serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     # Imported here so that `fibsd --help` and config errors stay fast and quiet.
-    from fibsd.shell.server import ListenError, Server, run_until_signalled
+    from fibsd.shell.listeners import ListenError
+    from fibsd.shell.server import Server, run_until_signalled
     from fibsd.store import StoreError
     from fibsd.store.backends import open_store
 

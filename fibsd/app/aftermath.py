@@ -1,10 +1,11 @@
 """What follows a match's end, above the lobby: the one place finished matches are handed on.
 
-`fibsd.app.lobby.finish_match` does what every match's end needs (ratings, the record,
-the reports) and adds the match to its outcome's `finished` as data (`MatchFinished`).
-The entry rungs above (`dispatch.handle`, `presence.log_in`/`log_out`/`shut_down`,
-`timers.tick`) end every outcome with `hand_on`, which gives each finished match to whoever
-acts on a match's end, and does the same for what the outcome's jobs produce later.
+`fibsd.app.lobby.conclusion.finish_match` does what every match's end needs (ratings,
+the record, the reports) and adds the match to its outcome's `finished` as data
+(`MatchFinished`). The entry rungs above (`dispatch.handle`, `presence.log_in`/`log_out`/
+`shut_down`, `timers.tick`, `results`) end every outcome with `hand_on`, which gives each
+finished match to whoever acts on a match's end, and does the same for what the
+outcome's jobs produce later.
 
 This is where a feature that reacts to a match's end plugs in (a tournament advancing
 its bracket, the analysis queue taking the match): a call from `hand_on` down into that
@@ -37,5 +38,5 @@ def _match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -
 
     Tournaments (issue 24) record a pairing's result and start what is ready; the analysis
     queue (issue 23) queues what `analysis_auto` asks for (a tournament's matches too)."""
-    pairing = tournaments.match_finished(registry, finished, out)
-    analyses.match_finished(registry, finished, out, tournament=pairing)
+    tournaments.match_finished(registry, finished, out)
+    analyses.match_finished(registry, finished, out)

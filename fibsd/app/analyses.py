@@ -2,15 +2,19 @@
 is analysed without being asked (docs/analysis.md).
 
 The core only sees data: a job queued (stored by a write, then handed to the shell's
-workers through `Outcome.analyses`), and a result arrived (`arrived`, called by the shell
-with a `fibsd.domain.match_analysis.AnalysisDone`). gnubg itself runs in the shell's worker processes
-(fibsd/shell/analysis_workers.py). Sits on the lobby's rung: the aftermath hands finished matches down
-to `match_finished`, and the commands (`fibsd.app.verbs.analysis`) queue through `queue`.
+workers through `Outcome.analyses`), the stored jobs queued again after a restart
+(`requeue`), and a result arrived (`arrived`, with a
+`fibsd.domain.match_analysis.AnalysisDone`): the last two come in through the top rung
+`fibsd.app.results`, like every event from outside the core. gnubg itself runs in the
+shell's worker processes (fibsd/shell/analysis_workers.py). Sits on the lobby's rung: the
+aftermath hands finished matches down to `match_finished`, and the commands
+(`fibsd.app.verbs.analysis`) queue through `queue`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from fibsd.domain.match_analysis import AnalysisDone
 from fibsd.app.outcome import Job, MatchFinished, Outcome
@@ -19,7 +23,7 @@ from fibsd.store import Store
 from protocol.messages import TextLine
 from protocol.wording import Text
 
-__all__ = ["arrived", "match_finished", "queue"]
+__all__ = ["arrived", "match_finished", "queue", "requeue"]
 
 log = logging.getLogger("fibsd.app.analyses")
 
@@ -38,13 +42,13 @@ def queue(registry: Registry, record_id: int, requesters: list[str], out: Outcom
     return True
 
 
-def match_finished(registry: Registry, finished: MatchFinished, out: Outcome, *,
-                   tournament: bool = False) -> None:
+def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> None:
     """A match ended: queue it if `analysis_auto` says so ("rated": every rated match;
-    "tournament": a tournament's matches, which the tournaments' aftermath passes with
-    `tournament=True`). Its record id is known only once the record is committed, so the
-    queuing is a background job, which runs after that commit."""
+    "tournament": a tournament's matches, those that carry a tournament's tag). Its
+    record id is known only once the record is committed, so the queuing is a background
+    job, which runs after that commit."""
     auto = registry.config.analysis_auto
+    tournament = finished.tournament is not None
     wanted = (auto == "rated" and finished.rated) or (auto == "tournament" and tournament)
     if not wanted or registry.analysis.unavailable is not None:
         return
@@ -58,6 +62,16 @@ def match_finished(registry: Registry, finished: MatchFinished, out: Outcome, *,
         return follow
 
     out.jobs.append(Job.background(lambda: slot.id, queue_it, name="automatic analysis"))
+
+
+def requeue(registry: Registry, jobs: Iterable[tuple[int, list[str]]]) -> Outcome:
+    """The jobs stored before a restart (record id, who asked), back in the queue in their
+    order and handed to the workers again (they are stored already: nothing to write)."""
+    out = Outcome()
+    for record_id, requesters in jobs:
+        registry.analysis.pending[record_id] = list(requesters)
+        out.analyses.append(record_id)
+    return out
 
 
 def arrived(registry: Registry, done: AnalysisDone) -> Outcome:

@@ -14,6 +14,7 @@ deadlines first (`tick_table`).
 from __future__ import annotations
 
 from fibsd.app.outcome import Outcome
+from fibsd.app.play import chouette_presence
 from fibsd.app.play.chouette import ChouetteTable, refusal
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -200,7 +201,7 @@ def arrive(registry: Registry, session: Session, out: Outcome) -> None:
     if older is not None and older is not session:
         older.chouette = None
     session.chouette = table
-    table.arrive(session, out)
+    chouette_presence.arrive(table, session, out)
     settle(registry, table, out)
 
 
@@ -210,7 +211,7 @@ def depart(registry: Registry, session: Session, out: Outcome) -> None:
     if table is None:
         return
     session.chouette = None
-    table.depart(session, registry.config.reconnect_grace_seconds, out)
+    chouette_presence.depart(table, session, registry.config.reconnect_grace_seconds, out)
     settle(registry, table, out)
 
 
@@ -219,7 +220,8 @@ def depart(registry: Registry, session: Session, out: Outcome) -> None:
 
 def tick_table(registry: Registry, table: ChouetteTable[Session], out: Outcome,
                now: float | None = None) -> None:
-    table.tick(registry.clock.now() if now is None else now, registry.config.reconnect_grace_seconds, out)
+    chouette_presence.tick(table, registry.clock.now() if now is None else now,
+                           registry.config.reconnect_grace_seconds, out)
     settle(registry, table, out)
 
 

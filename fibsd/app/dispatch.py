@@ -16,7 +16,19 @@ from fibsd.app import aftermath
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
-from fibsd.app.verbs import admin, analysis, chouette, clocks, info, play, settings, social, tournament
+from fibsd.app.verbs import (
+    admin,
+    analysis,
+    chouette,
+    clocks,
+    info,
+    invitations,
+    play,
+    settings,
+    social,
+    tournament,
+    viewing,
+)
 from fibsd.infra.limits import TokenBucket
 from protocol import commands as c
 from protocol.errors import CommandError
@@ -157,7 +169,7 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
         case c.Clear():
             out.lines(session, Text.CLEAR_SCREEN.value)
         case c.Export():
-            play.export(r, session, command, out)
+            viewing.export(r, session, command, out)
         case c.Analyse():
             analysis.analyse(r, session, command, out)
         case c.Analysis():
@@ -169,7 +181,7 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
         case c.Correspondence():
             clocks.correspondence(r, session, command, out)
         case c.Uninvite():
-            play.uninvite(r, session, out)
+            invitations.uninvite(r, session, out)
         case c.Erase():
             out.to(session, TextLine.of(Text.PERMISSION_DENIED))
         case (
@@ -182,26 +194,26 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
         case c.Wave():
             social.wave(r, session, out)
         case c.Invite():
-            play.invite(r, session, command, out)
+            invitations.invite(r, session, command, out)
         case c.Join():
-            play.join(r, session, command, out)
+            invitations.join(r, session, command, out)
         case c.Watch():
-            play.watch(r, session, command, out)
+            viewing.watch(r, session, command, out)
         case c.Unwatch():
-            play.unwatch(r, session, out)
+            viewing.unwatch(r, session, out)
         case c.Look():
-            play.look(r, session, command, out)
+            viewing.look(r, session, command, out)
         case c.Oldboard() | c.Oldmoves():
-            play.old(r, session, command, out)
+            viewing.old(r, session, command, out)
         case c.Board():
             if session.chouette is not None and session.table is None:
                 chouette.board(session, out)
             else:
-                play.board(session, out)
+                viewing.board(session, out)
         case c.Pip():
-            play.pip(session, out)
+            viewing.pip(session, out)
         case c.Leave() | c.Panic():
-            play.leave(r, session, command, out)
+            invitations.leave(r, session, command, out)
         case (
             c.Roll() | c.Move() | c.Off() | c.Double() | c.Redouble() | c.Beaver()
             | c.Raccoon() | c.Otter() | c.Accept() | c.Reject() | c.Resign()

@@ -134,10 +134,36 @@ class RecordSlot:
 
 
 @attrs.frozen
+class TournamentTag:
+    """The tag a match started by a tournament carries (docs/tournaments.md): which
+    tournament, which round and which pairing of that round. The table keeps it (and
+    saves it with the match), and `MatchFinished` hands it back: the tournament finds the
+    pairing by it, never by the players' names and the match length."""
+
+    #: The tournament's name (its key in the registry's tournaments, any case).
+    tournament: str
+    #: The round, from 1.
+    round: int
+    #: The pairing's place in that round, from 0.
+    pairing: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tournament": self.tournament, "round": self.round, "pairing": self.pairing}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentTag:
+        """ValueError if `data` is not a saved tag."""
+        try:
+            return cls(str(data["tournament"]), int(data["round"]), int(data["pairing"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a tournament tag: {error!r}") from error
+
+
+@attrs.frozen
 class MatchFinished:
     """One match that ended, as data for whoever acts on a match's end (tournaments,
-    the analysis queue): `fibsd.app.lobby.finish_match` appends one to the outcome, and
-    the top rungs hand it on through `fibsd.app.aftermath`."""
+    the analysis queue): `fibsd.app.lobby.conclusion.finish_match` appends one to the
+    outcome, and the top rungs hand it on through `fibsd.app.aftermath`."""
 
     #: The players' names, seat 0 (the inviter) first.
     players: tuple[str, str]
@@ -152,6 +178,8 @@ class MatchFinished:
     #: Whether the players' ratings changed (a match to a length between two accounts).
     rated: bool
     ending: Ending
+    #: The tournament pairing this match was played for (None: not a tournament's).
+    tournament: TournamentTag | None = None
     #: The match record's id: None until the record's write is committed (jobs, which
     #: run after the commit, see it).
     record: RecordSlot = attrs.field(factory=RecordSlot, eq=False)

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fibsd.app import aftermath, chouettes, tournaments, watchers
-from fibsd.app.lobby import Interruption, interrupt, load_correspondence, reseat, stop_watching
+from fibsd.app.lobby.correspondence import load_correspondence
+from fibsd.app.lobby.interruptions import Interruption, interrupt, reseat
+from fibsd.app.lobby.seating import stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
 from fibsd.app.play.table import Table
 from fibsd.app.presentation import WHO_INFO_END, local_time, own_info, who_line

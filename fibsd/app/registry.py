@@ -18,18 +18,18 @@ import collections
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from fibsd.domain.accounts import Account, name_key
-from fibsd.domain.match_analysis import AnalysisQueue
 from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
 from fibsd.app.play.chouette import ChouetteTable
+from fibsd.app.play.match_clock import Deadlines
 from fibsd.app.play.table import RollCounts, Table
-from fibsd.app.play.timing import Deadlines
 from fibsd.app.presentation import WHO_INFO_END, who_line
 from fibsd.app.session import Session
-from fibsd.infra.wallclock import Clock
-from fibsd.infra.config import Config, load_motd
+from fibsd.domain.accounts import Account, name_key
 from fibsd.domain.dice import DiceSource, MatchDice
+from fibsd.domain.match_analysis import AnalysisQueue
+from fibsd.infra.config import Config, load_motd
 from fibsd.infra.passwords import PasswordHasher
+from fibsd.infra.wallclock import Clock
 from fibsd.rules.tournament import Tournament
 from fibsd.store.api import Reader, Store
 
@@ -91,10 +91,11 @@ class Registry:
         #: on first use, so a restart resumes them with all their results).
         self.tournaments: dict[str, Tournament] = {}
         self.tournaments_loaded = False
-        #: When running match clocks run out, nearest first (`fibsd.app.lobby.tick_clocks`).
+        #: When running match clocks run out, nearest first (`fibsd.app.play.match_clock`:
+        #: the tick looks at its top).
         self.deadlines: Deadlines[Table[Session]] = Deadlines()
         #: Running correspondence matches by the pair's name keys (sorted), seated or not
-        #: (`fibsd.app.lobby`: they stay in progress across logouts, K7).
+        #: (`fibsd.app.lobby.correspondence`: they stay in progress across logouts, K7).
         self.correspondence: dict[tuple[str, str], Table[Session]] = {}
         self.peak_online = 0
         #: Matches waiting for engine analysis (the shell fills it from the store at

@@ -18,7 +18,7 @@ import enum
 import attrs
 
 from fibsd.domain.accounts import Account, Toggles, name_key
-from fibsd.app.outcome import Outcome
+from fibsd.app.outcome import Outcome, TournamentTag
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import Table
 from fibsd.infra.limits import TokenBucket
@@ -51,6 +51,8 @@ class Invitation:
     beavers: bool = False  # money play with beavers (fibsd's option word)
     #: The match clock agreed with the invitation (docs/clocks.md); None: no clock.
     clock: TimeControl | None = None
+    #: The tournament pairing the match is for (the server's invitations for a pairing).
+    tournament: TournamentTag | None = None
 
     @property
     def resume(self) -> bool:

@@ -3,23 +3,23 @@
 The core has no timers of its own. The shell asks `next_tick_in` how soon it wants a
 `tick` (None: nothing is timed, no periodic task runs), and runs one ticker task that
 calls `tick(registry, now)` and applies the outcome like a command's. `tick` composes
-every feature's deadlines: the chouettes' answer time, grace periods and absence limits
-today; match clocks and tournament deadlines plug in below, beside them. A feature's own
+every feature's deadlines: the chouettes' answer time, grace periods and absence limits,
+the tournaments' no-show times, and the match clocks (`fibsd.app.play.match_clock`, whose
+losses on time the lobby concludes like any match's end). A feature's own
 commands may check its deadlines too (`chouettes.tick_table`), so a deadline holds
 between two ticks as well.
 """
 
 from __future__ import annotations
 
-from fibsd.app import aftermath, chouettes, lobby, tournaments
+from fibsd.app import aftermath, chouettes, tournaments
+from fibsd.app.lobby.conclusion import conclude
 from fibsd.app.outcome import Outcome
+from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 
 #: How often the chouettes' deadlines are checked (answer time, grace periods).
 CHOUETTE_TICK_SECONDS = 1.0
-#: The longest the ticker sleeps while a match clock runs: a clock started meanwhile
-#: with a nearer deadline is then seen within this (deadlines hold to the second).
-CLOCK_TICK_SECONDS = 1.0
 
 
 def next_tick_in(registry: Registry) -> float | None:
@@ -30,9 +30,9 @@ def next_tick_in(registry: Registry) -> float | None:
     tournament_tick = tournaments.next_tick_in(registry)
     if tournament_tick is not None:
         wanted.append(tournament_tick)
-    nearest = registry.deadlines.nearest()  # match clocks: the top of their heap only
-    if nearest is not None:
-        wanted.append(min(CLOCK_TICK_SECONDS, max(0.0, nearest - registry.clock.now())))
+    clocks_tick = match_clock.next_tick_in(registry.deadlines, registry.clock.now())
+    if clocks_tick is not None:
+        wanted.append(clocks_tick)
     return min(wanted, default=None)
 
 
@@ -41,5 +41,6 @@ def tick(registry: Registry, now: float) -> Outcome:
     out = Outcome()
     out.extend(chouettes.tick(registry, now))
     out.extend(tournaments.tick(registry, now))
-    out.extend(lobby.tick_clocks(registry, now))
+    for table in match_clock.due(registry.deadlines, now, out):  # (the match clocks)
+        conclude(registry, table, out)  # a loss on time ends the match; overtime goes on
     return aftermath.hand_on(registry, out)

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fibsd.app import lobby
-from fibsd.app.outcome import MatchFinished, Outcome
-from fibsd.app.play import timing
+from fibsd.app.lobby import start
+from fibsd.app.outcome import MatchFinished, Outcome, TournamentTag
+from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.rules.timecontrol import TimeControl
@@ -169,9 +169,9 @@ def _start(registry: Registry, tournament: Tournament, pairing: Pairing, first: 
         return
     pairing.started = True
     persist(tournament, out)
-    invitation = _invitation(registry, tournament, second)
+    invitation = _invitation(registry, tournament, pairing, second)
     _state_the_clock(invitation, (first, second), out)
-    out.extend(lobby.start_match(registry, first, second, invitation))
+    out.extend(start.start_match(registry, first, second, invitation))
 
 
 def _state_the_clock(invitation: Invitation, players: tuple[Session, Session], out: Outcome) -> None:
@@ -179,19 +179,33 @@ def _state_the_clock(invitation: Invitation, players: tuple[Session, Session], o
     (a plain line: a FIBS client shows it as text and knows a clock runs)."""
     if invitation.clock is not None:
         for player in players:
-            out.to(player, TextLine.of(Text.MATCH_CLOCK, text=timing.terms(invitation.clock)))
+            out.to(player, TextLine.of(Text.MATCH_CLOCK, text=match_clock.terms(invitation.clock)))
 
 
-def _invitation(registry: Registry, tournament: Tournament, invitee: Session) -> Invitation:
+def _invitation(registry: Registry, tournament: Tournament, pairing: Pairing,
+                invitee: Session) -> Invitation:
     """The invitation the server makes for a pairing's players: the tournament's length,
-    and its clock (docs/clocks.md: DELAY seconds of delay, RESERVE per point, the server's
-    default overtime)."""
+    its clock (docs/clocks.md: DELAY seconds of delay, RESERVE per point, the server's
+    default overtime), and the pairing's tag, which the match carries to its end."""
     clock = None
     if tournament.clock is not None:
         delay, reserve = tournament.clock
         clock = TimeControl.delay_clock(delay, reserve, tournament.length,
                                         overtime=registry.config.clock_default_overtime_seconds)
-    return Invitation(invitee.key, tournament.length, clock=clock)
+    return Invitation(invitee.key, tournament.length, clock=clock, tournament=tag(tournament, pairing))
+
+
+def tag(tournament: Tournament, pairing: Pairing) -> TournamentTag:
+    """The tag of `pairing`, of the current round of `tournament`."""
+    place = next(index for index, other in enumerate(tournament.current) if other is pairing)
+    return TournamentTag(tournament.name, tournament.round_number, place)
+
+
+def tagged(registry: Registry, finished: MatchFinished) -> tuple[Tournament, Pairing] | None:
+    """The running tournament and the undecided pairing a finished match was played for,
+    by the tag it carries (None: not a tournament's match, or its pairing was decided
+    meanwhile, by a no-show or a cancellation)."""
+    return pairing_tagged(registry, finished.tournament)
 
 
 def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
@@ -205,32 +219,23 @@ def _resume(registry: Registry, tournament: Tournament, pairing: Pairing,
     first, second = registry.get(pairing.a), registry.get(pairing.b)
     if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
         return out
-    invitation = _invitation(registry, tournament, second)
+    invitation = _invitation(registry, tournament, pairing, second)
     _state_the_clock(invitation, (first, second), out)
     if saved is None:
-        out.extend(lobby.start_match(registry, first, second, invitation))
+        out.extend(start.start_match(registry, first, second, invitation))
     else:
-        out.extend(lobby.resume_match(registry, first, second, saved))
+        out.extend(start.resume_match(registry, first, second, saved,
+                                      tournament=tag(tournament, pairing)))
     return out
 
 
-def _pairing_for(tournament: Tournament, finished: MatchFinished) -> Pairing | None:
-    if finished.length != tournament.length:
-        return None
-    pairing = tournament.pairing_of(*finished.players)
-    return pairing if pairing is not None and pairing.started else None
-
-
-def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> bool:
-    """A match ended (handed on by the aftermath): if it was a pairing's, record it;
-    either way its players are free now, so pending pairings may start. Whether it was a
-    tournament's match (the analysis queue asks)."""
-    counted = False
-    for tournament in running(registry):
-        pairing = _pairing_for(tournament, finished)
-        if pairing is None:
-            continue
-        counted = True
+def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) -> None:
+    """A match ended (handed on by the aftermath): if it was played for a pairing (its
+    tag says which), record it; either way its players are free now, so pending pairings
+    may start."""
+    found = tagged(registry, finished)
+    if found is not None:
+        tournament, pairing = found
         winner, loser = finished.winner_name, finished.loser_name
         won, lost = finished.score[finished.winner], finished.score[1 - finished.winner]
         score = (won, lost) if pairing.a.lower() == winner.lower() else (lost, won)
@@ -240,7 +245,6 @@ def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) ->
         _record(registry, tournament, pairing, winner, score, Ending.PLAYED, out)
     for tournament in running(registry):
         start_ready(registry, tournament, out)
-    return counted
 
 
 def _record(registry: Registry, tournament: Tournament, pairing: Pairing, winner: str | None,
@@ -276,14 +280,26 @@ def arrive(registry: Registry, session: Session, out: Outcome) -> None:
         start_ready(registry, tournament, out)
 
 
-def hold(registry: Registry, name: str, opponent: str, out: Outcome) -> None:
+def pairing_tagged(registry: Registry, found: TournamentTag | None) -> tuple[Tournament, Pairing] | None:
+    """The running tournament and the undecided pairing of its current round that a
+    match's tag names (None: no tag, or the pairing is decided or of a past round)."""
+    tournament = None if found is None else find(registry, found.tournament)
+    if found is None or tournament is None or tournament.phase is not Phase.RUNNING:
+        return None
+    if found.round != tournament.round_number or not 0 <= found.pairing < len(tournament.current):
+        return None
+    pairing = tournament.current[found.pairing]
+    return None if pairing.done else (tournament, pairing)
+
+
+def hold(registry: Registry, name: str, opponent: str, found: TournamentTag | None, out: Outcome) -> None:
     """`name` left his running match with `opponent` (`leave`): if it is a tournament
-    pairing's, it waits for him (`come_back`) instead of starting again by itself, and the
-    no-show time runs from now; when it is up, the opponent wins by forfeit."""
-    for tournament in running(registry):
-        pairing = tournament.pairing_of(name, opponent)
-        if pairing is None or not pairing.started or pairing.done:
-            continue
+    pairing's (its tag `found` says which), it waits for him (`come_back`) instead of
+    starting again by itself, and the no-show time runs from now; when it is up, the
+    opponent wins by forfeit."""
+    tagged_pairing = pairing_tagged(registry, found)
+    if tagged_pairing is not None:
+        tournament, pairing = tagged_pairing
         pairing.held_by = name
         pairing.since = registry.clock.now()
         persist(tournament, out)
@@ -302,8 +318,9 @@ def come_back(registry: Registry, session: Session, opponent: str, out: Outcome)
     on as soon as both are free. Whether there was such a match."""
     found = False
     for tournament in running(registry):
-        pairing = tournament.pairing_of(session.name, opponent)
-        if pairing is None or pairing.done or (pairing.held_by or "").lower() != session.key:
+        pairing = next((p for p in tournament.pending()
+                        if (p.held_by or "").lower() == session.key and p.involves(opponent)), None)
+        if pairing is None:
             continue
         found = True
         pairing.held_by = None

@@ -1,7 +1,9 @@
 """The rules of backgammon, pure: positions, legal plays, games, the cube and matches.
 
 No trio, no sockets, no protocol, no clock and no hidden randomness: dice come in from
-outside.
+outside. It imports nothing of `protocol` or the rest of `fibsd` (the import contracts in
+setup.cfg); the chouette engine (`chouette/`), the time control arithmetic
+(`timecontrol`) and tournament pairings (`tournament/`) live here too.
 
 Modules: `position` (boards, BAR/OFF, FIBS numbering), `movegen` (legal plays),
 `validate` (typed plays), `errors`, `events`, `scoring`, `cube`, `game`, `match`.

@@ -1,16 +1,17 @@
 """The trio shell: listeners, one reader loop per connection, one flusher for all output.
 
-With `fibsd.shell.connection`, `fibsd.shell.login`, `fibsd.shell.web` and `fibsd.__main__` this is the only
-part of the server that imports trio (the client tools in `fibsd.tools` use trio too, as
-clients; the `[importlinter]` contracts in setup.cfg keep trio out of everything below the
-shell). Everything it does with a command is: frame the bytes into lines, hand a line to
-the synchronous application core, commit the returned writes to the store in a worker
-thread, then deliver the returned lines. The parts are classes of their own, each
+The shell (`fibsd.shell`) and `fibsd.__main__` are the only part of the server that
+imports trio (the client tools in `fibsd.tools` use trio too, as clients; the
+`[importlinter]` contracts in setup.cfg keep trio out of everything below the shell).
+Everything it does with a command is: frame the bytes into lines, hand a line to the
+synchronous application core, commit the returned writes to the store in a worker
+thread, then deliver the returned lines. The parts are modules of their own, each
 testable alone: `fibsd.shell.committer.GroupCommitter` (the group commit),
 `fibsd.shell.delivery.Deliverer` (queuing lines, prompts and closes, with coalescing),
-`fibsd.shell.ordering.DeliveryOrder` (invariant 7) and `fibsd.shell.connection` (framing, outboxes,
-the flusher). `Server` keeps the listeners, the command loop, the one ticker and the
-jobs, and shutdown.
+`fibsd.shell.ordering.DeliveryOrder` (invariant 7), `fibsd.shell.connection` (framing,
+outboxes, the flusher) and `fibsd.shell.listeners` (opening the ports). `Server` keeps
+the listeners, the command loop, the one ticker, the jobs and the analysis workers'
+results (into the core through `fibsd.app.results`), and shutdown.
 
 Concurrency invariants:
 
@@ -40,15 +41,14 @@ import logging
 import math
 import signal
 import ssl
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import trio
 
 from fibsd.shell.admission import AddressTurns, BurstListener, Turn
 from fibsd.shell.analysis_workers import AnalysisPool, find_gnubg
 from fibsd.domain.match_analysis import AnalysisDone
-from fibsd.app import aftermath, analyses, dispatch, presence, presentation, timers
+from fibsd.app import dispatch, presence, presentation, results, timers
 from fibsd.app.outcome import Job, Outcome, Recipient
 from fibsd.app.registry import Registry
 from fibsd.app.session import Departure, Session
@@ -59,13 +59,22 @@ from fibsd.shell.connection import Connection, ConnectionClosed, Flusher
 from fibsd.shell.delivery import Deliverer, recipients
 from fibsd.domain.dice import DiceSource
 from fibsd.infra.limits import ConnectionCounter, LoginGuard, NetworkAllowList, WindowCounter
+from fibsd.shell.listeners import (
+    GAME_PORT,
+    TLS_PORT,
+    WEB_PORT,
+    WEB_TLS_PORT,
+    open_plain,
+    open_tls,
+    peer_host,
+)
 from fibsd.shell.login import Arrival, LoginServices, login_dialogue
 from fibsd.domain.matfile import mat_lines, mat_text
 from fibsd.shell.ordering import DeliveryOrder, Ticket
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.store import Store
 from fibsd.shell.tls import server_context
-from fibsd.shell.web import WebListener, WebSocketStream
+from fibsd.shell.web import WebListener
 from protocol.errors import LineTooLong
 from protocol.framing import encode_line
 from protocol.messages import TextLine
@@ -140,7 +149,7 @@ class Server:
         self.web_tls_listeners: list[trio.SSLListener[trio.SocketStream]] = []
         self._web = WebListener(
             serve_stream=self._handle_stream,
-            peer_of=_peer_host,
+            peer_of=peer_host,
             allows=self.allow_list.allows,
             allowed_origins=config.web_allowed_origins,
             request_timeout_seconds=config.login_timeout_seconds,
@@ -177,11 +186,7 @@ class Server:
         `listeners` replaces the plain TCP listeners (tests serve in-memory streams this
         way, under trio's mock clock); every connection then takes the same path."""
         if listeners is None:
-            with _naming_the_port(GAME_PORT, self.config.host, self.config.port):
-                self.listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
-            for listener in self.listeners:
-                sockname = listener.socket.getsockname()
-                log.info("listening on %s:%s", sockname[0], sockname[1])
+            self.listeners = await open_plain(GAME_PORT, self.config.host, self.config.port, "")
             listeners = [BurstListener(listener) for listener in self.listeners]
         async with trio.open_nursery() as outer:
             await outer.start(self._committer.run)
@@ -214,33 +219,19 @@ class Server:
     async def _serve_tls(self, nursery: trio.Nursery, context: ssl.SSLContext) -> None:
         """Open the TLS listeners and serve them like the plain ones; the handshake
         happens lazily on the connection's first read or write, inside its own task."""
-        with _naming_the_port(TLS_PORT, self.config.host, self.config.tls_port):
-            self.tls_listeners = await trio.open_ssl_over_tcp_listeners(
-                self.config.tls_port, context, host=self.config.host
-            )
-        for listener in self.tls_listeners:
-            if isinstance(transport := listener.transport_listener, trio.SocketListener):
-                sockname = transport.socket.getsockname()
-                log.info("listening for TLS on %s:%s", sockname[0], sockname[1])
+        self.tls_listeners = await open_tls(TLS_PORT, self.config.host, self.config.tls_port, context,
+                                            " for TLS")
         await nursery.start(trio.serve_listeners, self._handle_tls_stream, self.tls_listeners)
 
     async def _serve_web(self, nursery: trio.Nursery, web: WebListener) -> None:
         """Open the web listener (and its TLS twin when TLS is on)."""
-        with _naming_the_port(WEB_PORT, self.config.host, self.config.web_port):
-            self.web_listeners = await trio.open_tcp_listeners(self.config.web_port, host=self.config.host)
-        for listener in self.web_listeners:
-            sockname = listener.socket.getsockname()
-            log.info("listening for HTTP/WebSocket on %s:%s", sockname[0], sockname[1])
+        self.web_listeners = await open_plain(WEB_PORT, self.config.host, self.config.web_port,
+                                              " for HTTP/WebSocket")
         await nursery.start(trio.serve_listeners, web.handle, self.web_listeners)
         if self._tls_context is not None:
-            with _naming_the_port(WEB_TLS_PORT, self.config.host, self.config.web_tls_port):
-                self.web_tls_listeners = await trio.open_ssl_over_tcp_listeners(
-                    self.config.web_tls_port, self._tls_context, host=self.config.host
-                )
-            for tls_listener in self.web_tls_listeners:
-                if isinstance(transport := tls_listener.transport_listener, trio.SocketListener):
-                    sockname = transport.socket.getsockname()
-                    log.info("listening for HTTPS/WebSocket on %s:%s", sockname[0], sockname[1])
+            self.web_tls_listeners = await open_tls(
+                WEB_TLS_PORT, self.config.host, self.config.web_tls_port, self._tls_context,
+                " for HTTPS/WebSocket")
             await nursery.start(trio.serve_listeners, web.handle, self.web_tls_listeners)
 
     async def _handle_tls_stream(self, stream: trio.SSLStream[trio.SocketStream]) -> None:
@@ -256,7 +247,7 @@ class Server:
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
         if not done:
-            log.info("TLS handshake with %s failed", _peer_host(stream))
+            log.info("TLS handshake with %s failed", peer_host(stream))
             await trio.aclose_forcefully(stream)
             return
         await self._handle_stream(stream)
@@ -275,7 +266,7 @@ class Server:
         log.info("shut down")
 
     async def _handle_stream(self, stream: trio.abc.Stream) -> None:
-        peer = _peer_host(stream)
+        peer = peer_host(stream)
         # The work up to the login prompt takes turns per address (fibsd.shell.admission).
         turn = await self.turns.enter(peer)
         try:
@@ -460,9 +451,7 @@ class Server:
             ticket.on_delivered = delivered.set
             await delivered.wait()
         await self._commit(outcome.writes_after_delivery)
-        if self.analysis_pool is not None:
-            for record_id in outcome.analyses:  # stored by the writes above
-                self.analysis_pool.submit(record_id)
+        self._submit_analyses(outcome)  # (stored by the writes above)
         for job in outcome.jobs:
             if job.holds_prompt:  # the issuer's next command waits for it
                 result = await trio.to_thread.run_sync(job.work)
@@ -477,10 +466,15 @@ class Server:
     # ------------------------------------------------------- engine analysis
 
     def _resume_analysis_jobs(self) -> None:
-        """The jobs stored before a restart go back in the queue, in their order."""
-        for record_id, requesters in self.store.analysis_jobs():
-            self.registry.analysis.pending[record_id] = requesters
-            if self.analysis_pool is not None:
+        """The jobs stored before a restart go back in the queue, in their order: the core
+        queues them again (`results.analyses_stored`) and they go to the workers."""
+        self._submit_analyses(results.analyses_stored(self.registry, self.store.analysis_jobs()))
+
+    def _submit_analyses(self, outcome: Outcome) -> None:
+        """Hand the matches an outcome queued to the analysis workers (its writes, which
+        store the jobs, are committed)."""
+        if self.analysis_pool is not None:
+            for record_id in outcome.analyses:
                 self.analysis_pool.submit(record_id)
 
     def _match_for_analysis(self, record_id: int) -> str | None:
@@ -490,8 +484,7 @@ class Server:
         return mat_text(mat_lines(record, self.config.club_name))
 
     async def _analysis_arrived(self, done: AnalysisDone) -> None:
-        await self._apply(aftermath.hand_on(self.registry, analyses.arrived(self.registry, done)),
-                          issuer=None)
+        await self._apply(results.analysis_done(self.registry, done), issuer=None)
 
     async def _run_background(self, job: Job[object]) -> None:
         """A background job: its work in a worker thread (abandoned at shutdown), then its
@@ -578,46 +571,6 @@ class Server:
 
     def connection_count(self) -> int:
         return len(self._connections)
-
-
-#: The listeners, as a start-up error names them (with the settings that choose the port).
-GAME_PORT = "the game port: [server] port, --port"
-TLS_PORT = "the TLS port: [tls] tls_port"
-WEB_PORT = "the web port: [web] web_port, --web-port"
-WEB_TLS_PORT = "the web TLS port: [web] web_tls_port"
-
-
-class ListenError(Exception):
-    """A listener could not open its port (another program listens there, say): which
-    listener and port, and why, in one line (issue 20 §6)."""
-
-    def __init__(self, listener: str, host: str, port: int, error: OSError) -> None:
-        self.listener = listener
-        self.port = port
-        self.error = error
-        super().__init__(f"cannot listen on {host}:{port} ({listener}): {error.strerror or error}")
-
-
-@contextmanager
-def _naming_the_port(listener: str, host: str, port: int) -> Iterator[None]:
-    try:
-        yield
-    except OSError as error:
-        raise ListenError(listener, host, port, error) from error
-
-
-def _peer_host(stream: trio.abc.Stream) -> str:
-    # A TLS connection is an SSLStream over the SocketStream that knows the peer; a
-    # WebSocket wraps either.
-    while isinstance(stream, (trio.SSLStream, WebSocketStream)):
-        stream = stream.transport_stream
-    if not isinstance(stream, trio.SocketStream):
-        return "unknown"
-    try:
-        address = stream.socket.getpeername()
-    except OSError:
-        return "unknown"
-    return str(address[0])
 
 
 async def run_until_signalled(server: Server) -> None:

@@ -21,6 +21,7 @@ permessage-deflate: CLIP lines are short, and inflating is a way to make a small
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.resources
 import logging
 from collections.abc import Awaitable, Callable
@@ -181,6 +182,8 @@ class WebListener:
         self.files = load_static_files()
         # The same files gzipped once (the page weighs a third as much on the wire).
         self.gzipped = {path: gzip.compress(body, 9, mtime=0) for path, (body, _) in self.files.items()}
+        # Each file's validator, per encoding: a reload asks "If-None-Match" and gets 304.
+        self.etags = {path: hashlib.sha256(body).hexdigest()[:20] for path, (body, _) in self.files.items()}
 
     async def handle(self, stream: trio.abc.Stream) -> None:
         """Serve one accepted connection (plain or TLS: a TLS handshake happens on the
@@ -228,7 +231,8 @@ class WebListener:
             if _wants_websocket(headers) and target in WEBSOCKET_PATHS:
                 return await self._upgrade(http, stream, request, headers, peer)
             gzip_ok = b"gzip" in headers.get(b"accept-encoding", b"").lower()
-            await self._answer(http, stream, request.method, target, gzip_ok=gzip_ok)
+            await self._answer(http, stream, request.method, target, gzip_ok=gzip_ok,
+                               if_none_match=headers.get(b"if-none-match", b""))
             if http.our_state is not h11.DONE or http.their_state is not h11.DONE:
                 return None
             http.start_next_cycle()
@@ -256,7 +260,7 @@ class WebListener:
                 return None
 
     async def _answer(self, http: h11.Connection, stream: trio.abc.Stream,
-                      method: bytes, target: str, *, gzip_ok: bool = False) -> None:
+                      method: bytes, target: str, *, gzip_ok: bool = False, if_none_match: bytes = b"") -> None:
         if method not in (b"GET", b"HEAD"):
             await self._respond(http, stream, 405, b"Method not allowed\n",
                                 extra=[("Allow", "GET, HEAD")])
@@ -270,10 +274,15 @@ class WebListener:
             status, (body, content_type) = 200, found
         extra = [("Upgrade", "websocket")] if status == 426 else []
         if found is not None:
-            extra.append(("Vary", "Accept-Encoding"))
+            etag = f'"{self.etags[target]}{"-gz" if gzip_ok else ""}"'
+            extra += [("Vary", "Accept-Encoding"), ("ETag", etag)]
             if gzip_ok:
                 body = self.gzipped[target]
                 extra.append(("Content-Encoding", "gzip"))
+            if _etag_matches(if_none_match, etag):  # the browser's copy is this one
+                await self._respond(http, stream, 304, b"", content_type=content_type, head_only=True,
+                                    extra=extra, length=False)
+                return
         await self._respond(http, stream, status, body, content_type=content_type,
                             head_only=method == b"HEAD", extra=extra)
 
@@ -288,10 +297,11 @@ class WebListener:
         head_only: bool = False,
         close: bool = False,
         extra: list[tuple[str, str]] | None = None,
+        length: bool = True,
     ) -> None:
         headers = [
             ("Content-Type", content_type),
-            ("Content-Length", str(len(body))),
+            *([("Content-Length", str(len(body)))] if length else []),  # (none on a 304)
             ("Server", "fibsd"),
             *_SECURITY_HEADERS,
             *(extra or []),
@@ -358,6 +368,12 @@ class WebListener:
         if host is not None and text.partition("://")[2] == host.decode("ascii", "replace").lower():
             return True
         return "*" in self._allowed_origins or text in self._allowed_origins
+
+
+def _etag_matches(if_none_match: bytes, etag: str) -> bool:
+    """Whether an If-None-Match header names `etag` (weakly compared, RFC 9110 13.1.2)."""
+    tags = [tag.strip().removeprefix(b"W/") for tag in if_none_match.split(b",")]
+    return b"*" in tags or etag.encode() in tags
 
 
 def _wants_websocket(headers: dict[bytes, bytes]) -> bool:

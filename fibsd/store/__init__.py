@@ -3,7 +3,7 @@
 Layout:
 
 - `api.py`: the API. A `Protocol` per family (accounts, messages, saved matches and their
-  patches, match records, sanctions, chouettes), `Store` (all of them, plus group commit
+  patches, match records, sanctions, chouettes, analyses, tournaments), `Store` (all of them, plus group commit
   and lifetime), the record types and the errors. This package's top level re-exports
   it, and it is all the core (`fibsd.app`) may import of the store (a contract in
   setup.cfg forbids the backends).

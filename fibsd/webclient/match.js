@@ -5,8 +5,16 @@
 // and the moving of checkers are moves.js's.
 
 import { applyMove, parseMoveText } from "./clip.js";
-import { $, RELOAD_MS, attention, log, notice, onLines, playing, myTurn, send, state, view } from "./client.js";
+import { $, RELOAD_MS, attention, log, notice, onClipLines, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
+
+// A tournament's pairing for this user: the match it starts is named by the tournament and
+// round. (Seen here, before tournaments.js is loaded: the match may start at once.)
+onClipLines((line) => {
+  const m = /^Tournament (\S+): round (\d+): your \d+-point match with (\S+) /.exec(line);
+  if (m) state.nextTournament = { title: `tournament ${m[1]}, round ${m[2]}`, opponent: m[3] };
+  return false;
+});
 
 // FIBS's sentences that change what the page offers: true (done), or the line to log.
 onLines((line) => {
@@ -37,6 +45,8 @@ onLines((line) => {
     attention("turn", "Your turn");
     renderControls();
     return true;
+  } else if (/^Please move \d+ pieces?\.$/.test(line)) {
+    return true;  // FIBS's telnet prompt: the line below the board says it, and the dice
   } else if (/^It's your turn to move\.$/.test(line)) {
     attention("turn", "Your turn");
     return true;
@@ -91,8 +101,9 @@ onLines((line) => {
     const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
     const last = state.onTime ? `${state.onTime} ran out of time.`
       : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
+    const title = state.matchTitle ? `${state.matchTitle[0].toUpperCase()}${state.matchTitle.slice(1)}. ` : "";
     state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}${state.onTime ? " on time" : ""}.`,
-      score: last, matchOver: true, next: false, stopped: false };
+      score: `${title}${last}`.trim(), matchOver: true, next: false, stopped: false };
     state.onTime = null;
     stopClock();
     if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
@@ -154,6 +165,9 @@ onLines((line) => {
   return line;
 });
 
+// A finger, not a mouse (a phone, a tablet): the page says "tap".
+const touch = () => matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+
 function newMatch(opponent) {
   state.clock = null;
   state.onTime = null;
@@ -163,8 +177,12 @@ function newMatch(opponent) {
   state.outgoing = null;
   state.grace = null;
   state.rematch = opponent;
+  const pairing = state.nextTournament;  // (tournaments.js: the pairing announced)
+  state.matchTitle = pairing && pairing.opponent === opponent ? pairing.title : null;
+  if (state.matchTitle) state.nextTournament = null;
   $("resign-kind").value = "n";
   newGame();
+  $("match-view").scrollIntoView({ block: "start" });  // (the lobby may have been scrolled)
   send("show saved");  // the list marks the match being played now
   renderLobby();
 }
@@ -347,7 +365,7 @@ export function renderControls() {
   else if (waiting && waiting.kind === "resign") info = `Waiting for ${opp} to answer your resignation (${waiting.points}).`;
   else if (state.rollPrompt) info = b.mayDouble[0] ? "Your turn: roll or double." : "Your turn: roll.";
   else if (state.readyToSend) info = "Confirm your move, or undo it.";
-  else if (myTurn() && state.dice.length) info = `Your move: ${state.dice.join(" ")} to play (click or drag a checker).`;
+  else if (myTurn() && state.dice.length) info = `Your move: ${state.dice.join(" ")} to play (${touch() ? "tap" : "click"} or drag a checker).`;
   else if (myTurn() && b.dice[0] && state.moves.length) info = "Move sent.";
   else if (me && b.turn !== 0) info = b.opponentDice[0] ? `${opp} is moving.` : `${opp} to roll or double.`;
   $("turn-info").textContent = info;

@@ -163,7 +163,7 @@ export function render() {
   drawBoard($("board"), b, { selected: state.selected, targets, onPoint, onDrop, offer: pending, remaining });
   const text = describe(b);
   $("score").textContent = text.score;
-  $("match-info").textContent = text.match;
+  $("match-info").textContent = text.match + (state.matchTitle ? ` · ${state.matchTitle}` : "");
   $("pips").textContent = text.pips;
   tickClock();
 }

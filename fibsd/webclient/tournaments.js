@@ -16,30 +16,35 @@ function tournamentLine(line) {
   let m;
   if (line === "Tournaments:") {
     const rows = h("tbody");
-    extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), liveBox());
+    extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), createForm(), liveBox());
     return reader((l) => {
-      const r = /^  (\S+): (.*)$/.exec(l);
+      // "  NAME: FORMAT[, OPTIONS], PHASE, N-point matches, N entered, by CREATOR"
+      const r = /^  (\S+): (.*), (\w+), (\d+)-point matches, (\d+) entered, by (\S+)$/.exec(l);
       if (!r) return false;
-      rows.append(h("tr", { dataName: r[1] }, h("td", {}, r[1]), h("td", {}, r[2]),
-        h("td", {}, button("Join", () => act(`tournament join ${r[1]}`), "t-join"),
+      const open = r[3] === "open";
+      rows.append(h("tr", { dataName: r[1] }, h("td", {}, r[1]),
+        h("td", {}, `${r[2]}, ${r[4]}-point matches, ${r[5]} entered, by ${r[6]}: ${open ? "open for entries" : r[3]}`),
+        h("td", {}, open ? button("Join", () => act(`tournament join ${r[1]}`), "t-join") : null,
+          open && r[6] === state.name ? button("Start", () => act(`tournament start ${r[1]}`), "t-start") : null,
           button("Show", () => send(`tournament show ${r[1]}`), "t-show"))));
       return true;
     });
   }
   if (/^\*\* There are no tournaments\./.test(line)) {
-    extra.replaceChildren(h("h3", {}, "Tournaments"), h("p", { className: "hint" }, "No tournament is open."), liveBox());
+    extra.replaceChildren(h("h3", {}, "Tournaments"), h("p", { className: "hint" }, "No tournament is open."),
+      createForm(), liveBox());
     return true;
   }
   if ((m = /^Tournament (\S+): (\S+), (\d+)-point matches, (.*)\.$/.exec(line)) && /created by/.test(line)) {
     const show = { name: m[1], head: line.slice(11), rules: [], rounds: [], standings: [], seeds: [] };
     let round = null;
-    const paint = () => extra.replaceChildren(h("h3", {}, `Tournament ${show.name}`), h("p", {}, show.head),
+    const paint = () => extra.replaceChildren(...[h("h3", {}, `Tournament ${show.name}`), h("p", {}, show.head),
       ...show.rules.map((t) => h("p", { className: "hint" }, t)),
       show.seeds.length ? h("p", { id: "t-seeds" }, `Seeds: ${show.seeds.join(", ")}`) : null,
       h("div", { id: "t-bracket", className: "bracket" }, ...show.rounds.map((r) =>
         h("div", { className: "round" }, h("strong", {}, r.title), ...r.games.map((g) => h("div", { className: "game" }, g))))),
       show.standings.length ? h("ol", { id: "t-standings" }, ...show.standings.map((t) => h("li", {}, t))) : null,
-      liveBox());
+      liveBox()].filter(Boolean));
     paint();
     return reader((l) => {
       let r;
@@ -59,6 +64,12 @@ function tournamentLine(line) {
     live.unshift(text);
     live.splice(20);
     const yours = /: round \d+: (your .*|you have a bye\.)$/.exec(text);
+    const won = /^Tournament (\S+) is over: (\S+) wins\.$/.exec(text);
+    if (won && state.result && (state.matchTitle || "").startsWith(`tournament ${won[1]},`)) {
+      state.result.score = `${state.result.score || ""} ${won[2] === state.name ? "You win" : `${won[2]} wins`} tournament ${won[1]}!`.trim();
+      view.renderControls();
+    }
+    if (/ starts with \d+ players\.$| opened by /.test(text) && document.getElementById("tournaments")) send("tournament list");
     if (yours) {
       $("next-pairing").textContent = `Next: ${text}`;
       $("next-pairing").hidden = false;
@@ -71,6 +82,19 @@ function tournamentLine(line) {
     return true;
   }
   return false;
+}
+
+// Open a tournament: its name, format and match length (other options are typed:
+// 'help tournament').
+function createForm() {
+  const name = h("input", { id: "t-name", placeholder: "name", size: 10 });
+  const format = h("select", { id: "t-format" }, ...["knockout", "swiss", "roundrobin"].map((f) => h("option", { value: f }, f)));
+  const length = h("input", { id: "t-length", type: "number", min: 1, max: 99, value: 3, size: 3 });
+  return h("div", { className: "row", id: "t-create" }, name, format, length, h("span", {}, "-point matches"),
+    button("Open a tournament", () => {
+      const n = name.value.trim();
+      if (n) act(`tournament create ${n} ${format.value} ${Math.max(1, Math.min(99, Number(length.value) || 1))}`);
+    }, "t-create"));
 }
 
 function liveBox() {

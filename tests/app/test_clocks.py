@@ -1,7 +1,7 @@
 """Match clocks through the core (docs/clocks.md): transcripts with a manual clock.
 
 Every test moves time by hand (`driver.clock.advance`) and runs the core's clock tick
-(`fibsd.app.timers.tick`, which runs `lobby.tick_clocks`) as the shell's ticker would: days of correspondence take
+(`fibsd.app.timers.tick`, which runs `match_clock.due`) as the shell's ticker would: days of correspondence take
 milliseconds.
 """
 

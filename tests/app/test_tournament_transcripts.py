@@ -366,3 +366,38 @@ def test_watchers_are_put_back_when_a_saved_match_of_a_dropper_resumes() -> None
     assert _playing(driver, "pb") == "pa"
     assert "You're now watching pb." in driver.take("pc")
     assert driver.sessions["pc"].watching is driver.sessions["pb"]
+
+
+def test_the_pairing_result_is_the_tagged_match_not_any_match_between_the_two() -> None:
+    # Issue 30: a match started by a tournament carries the tournament's id and pairing
+    # (saved with it), and only such a match decides the pairing: a match the two play on
+    # their own, of the same length, does not.
+    driver = _driver()
+    driver.log_in("pa")
+    driver.log_in("pb")
+    driver.send("pa", "tournament create ko knockout 1")
+    driver.send("pa", "tournament join ko")
+    driver.send("pb", "tournament join ko")
+    driver.send("pa", "tournament start ko")
+    assert _playing(driver, "pa") == "pb"
+    driver.send("pa", "leave")  # the tournament's match is saved, with its tag
+    saved = driver.store.saved_match("pa", "pb")
+    assert saved is not None
+    assert saved["tournament"] == {"tournament": "ko", "round": 1, "pairing": 0}
+    driver.send("pb", "toggle ready")  # (ready for invitations; inviting readies pa)
+    driver.send("pa", "invite pb 1")  # a match of their own, replacing the saved one
+    driver.send("pb", "join pa")
+    assert _playing(driver, "pa") == "pb"
+    driver.send("pb", "resign n")
+    told = driver.send("pa", "accept")
+    assert any("win the 1 point match" in line for line in told), told
+    assert not any(line.startswith("Tournament ko: ") for line in told), told
+    assert driver.registry.tournaments["ko"].winner is None
+    # pa goes back to the pairing's match (it waited for him since his `leave`): it starts
+    # afresh, its saved match having been replaced.
+    driver.send("pa", "join pb")
+    table = driver.sessions["pa"].table
+    assert table is not None and table.tournament is not None
+    assert (table.tournament.tournament, table.tournament.round, table.tournament.pairing) == ("ko", 1, 0)
+    _lose(driver, "pb")
+    assert driver.registry.tournaments["ko"].winner == "pa"

@@ -74,6 +74,18 @@ async def test_the_page_and_its_files_are_served_and_nothing_else(start_server: 
         status, headers, body = await http(door.port, get(f"/{script.name}"))
         assert status == 200 and headers["content-type"] == "text/javascript; charset=utf-8", script.name
         assert body == script.read_bytes() and body.count(b"\n") <= 400, script.name
+    # Each file has a validator (issue 33 #11): asked again with it, the answer is 304 and
+    # no body; the gzipped copy has a tag of its own; a changed file would not match.
+    status, headers, body = await http(door.port, get("/match.js"))
+    etag = headers["etag"]
+    status, headers, body = await http(door.port, get("/match.js", extra=f"If-None-Match: {etag}\r\n"))
+    assert status == 304 and body == b"" and headers["etag"] == etag
+    status, headers, body = await http(door.port, get("/match.js", extra=f"If-None-Match: {etag}\r\nAccept-Encoding: gzip\r\n"))
+    assert status == 200 and headers["etag"] != etag and gzip.decompress(body) == plain
+    status, _, body = await http(door.port, get("/match.js", extra='If-None-Match: "0123", W/' + etag + "\r\n"))
+    assert status == 304 and body == b""
+    status, _, body = await http(door.port, get("/match.js", extra='If-None-Match: "stale"\r\n'))
+    assert status == 200 and body == plain
     for path in ("/../setup.cfg", "/__init__.py", "/nothing.html", "/webclient/app.js"):
         status, _, _ = await http(door.port, get(path))
         assert status == 404, path

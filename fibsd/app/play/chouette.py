@@ -8,8 +8,9 @@ lines for everyone at the table (`Chouette:` status lines, and FIBS's own senten
 the rolls and moves the box and the captain make, so a FIBS client follows the board),
 sends the boards (the box and the captain as players of an unlimited match, everyone
 else the captain's board with his own cube), and saves the whole state after every
-completed action. It never calls the lobby's rung: `fibsd.app.chouettes` makes, finds
-and closes tables and calls `tick` for the clock.
+completed action. Who is away and what the table's clock decides for the absent and the
+silent is `chouette_presence`. It never calls the lobby's rung: `fibsd.app.chouettes`
+makes, finds and closes tables and runs their clock.
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ class ChouetteTable(Generic[O]):
         #: The seated players who are logged in, by name key.
         self.present: dict[str, O] = {}
         #: Seated players who dropped (or are not back since a restart), by name key:
-        #: since when. `tick` applies the disconnect rules when their time runs out.
+        #: since when. `chouette_presence.tick` applies the disconnect rules when their
+        #: time runs out.
         self.away: dict[str, float] = {}
         #: When the engine's pending timed decision (sealed answers, extras, a partner
         #: offer) is decided for those who did not answer.
@@ -546,115 +548,3 @@ class ChouetteTable(Generic[O]):
         self.narrate(events, out)
         self.boards(out, after="move")
         self._after(events, out)
-
-    # ------------------------------------------------------------------ presence
-
-    def depart(self, occupant: O, grace: float, out: Outcome) -> None:
-        """A player at the table dropped or logged out: the others wait for him."""
-        key = _key(occupant.name)
-        if self.present.get(key) is not occupant:
-            return
-        del self.present[key]
-        self.away[key] = self.clock.now()
-        engine = self.engine
-        if engine.game is not None and engine.box is not None and _key(engine.box) == key:
-            # C73: the box has box_absent_seconds, then he abandons the game.
-            self.tell_all(out, TextLine.of(Text.CHOUETTE_BOX_AWAY, name=occupant.name,
-                                           seconds=engine.settings.box_absent_seconds))
-            return
-        self.tell_all(out, TextLine.of(Text.CHOUETTE_AWAY, name=occupant.name, seconds=int(grace)))
-
-    def arrive(self, occupant: O, out: Outcome) -> None:
-        """A seated player is (back) at the table: he decides for himself again."""
-        key = _key(occupant.name)
-        self.present[key] = occupant
-        came_back = self.away.pop(key, None) is not None
-        name = self.seated_name(occupant.name)
-        if name is None:
-            return
-        if came_back:
-            self.say(out, name, None, TextLine.of(Text.CHOUETTE_BACK, name=name))
-        engine = self.engine
-        if name in engine.proxied and engine.game is not None:
-            self.act(None, lambda: engine.set_proxy(name, False), out)
-        elif name in engine.sitting_out:
-            self.act(None, lambda: engine.sit_out(name, False), out)
-        if engine.game is not None:
-            self.board_for(occupant, out)
-        self.status_for(occupant, out)
-
-    def status_for(self, occupant: O, out: Outcome) -> None:
-        """C75: a returning player gets the table's status (`chouette show`) and what he
-        owes it now: answers, resignations, extras, a partner offer, with the time left."""
-        name = self.seated_name(occupant.name)
-        if name is None or self.engine.phase is TablePhase.CLOSED:
-            return
-        out.to(occupant, *self.show_lines())
-        owed = self.owed_lines(name)
-        if owed:
-            out.to(occupant, *owed)
-
-    def tick(self, now: float, grace: float, out: Outcome) -> None:
-        """The clock: decide what the absent and the silent did not (C29, C47, C70-C73).
-
-        Its steps, in order: nobody at the table holds every clock (`_hold`); the
-        absent (`_absences`); then the answer time (`_deadlines`), so that an absent
-        captain's replacement answers for him when his grace period ends with the
-        answer time (C72). A per-game clock (issue 22: set at `chouette create`, saved
-        in `SavedChouette`) is one more step here, after the absences."""
-        if self.engine.phase is TablePhase.CLOSED:
-            return
-        if not self.present:
-            self._hold(now)
-            return
-        self._absences(now, grace, out)
-        self._deadlines(now, out)
-
-    def _hold(self, now: float) -> None:
-        """Nobody is at the table (a night's restart, everyone gone): nothing is decided
-        for anyone; every clock starts again when someone is back."""
-        for key in self.away:
-            self.away[key] = now
-        if self.deadline is not None:
-            self.deadline = max(self.deadline, now + self.engine.settings.answer_seconds)
-
-    def _absences(self, now: float, grace: float, out: Outcome) -> None:
-        engine = self.engine
-        for key, since in list(self.away.items()):
-            name = self.seated_name(key)
-            if name is None:
-                del self.away[key]
-                continue
-            waited = now - since
-            if engine.phase is TablePhase.PLAYING:
-                if name == engine.box:
-                    if waited >= engine.settings.box_absent_seconds:
-                        self.act(None, lambda: engine.leave(name, now=True), out)
-                elif waited >= grace:
-                    if name == engine.captain:
-                        if not self.act(None, engine.captain_absent, out):
-                            # Nobody present can take over: his cubes are abandoned
-                            # (C70); he keeps his seat, sitting out (C71).
-                            self.act(None, lambda: engine.leave(name, now=True, keep_seat=True), out)
-                    elif engine.is_live(name) and name not in engine.proxied:
-                        self.act(None, lambda: engine.set_proxy(name), out)
-            elif waited >= grace and name not in engine.leaving and name not in engine.sitting_out \
-                    and name in engine.queue:
-                # C71: still away after the grace period: he sits out, keeping his seat,
-                # until he is back (`arrive`); the owner may `chouette kick` him.
-                self.act(None, lambda: engine.sit_out(name, True), out)
-
-    def _deadlines(self, now: float, out: Outcome) -> None:
-        """The answer time ran out: sealed answers, extras and a partner offer are
-        decided for the silent."""
-        engine = self.engine
-        if self.deadline is None or now < self.deadline:
-            return
-        self.deadline = None
-        if engine.extras_givers:
-            self.act(None, engine.close_extras, out)
-        elif any(_key(doubler) == _key(engine.box or "") for _, doubler, _ in engine.pending_offers()):
-            self.act(None, engine.answer_timeout, out)
-        offered = engine.partner_offered_to
-        if offered is not None:
-            self.act(None, lambda: engine.partner_answer(offered, False), out)

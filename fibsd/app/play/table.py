@@ -4,18 +4,19 @@ A `Table` owns one `fibsd.rules.Match`, the two seats (player 0 = the inviter, p
 the invitee), colours (which seat is O; they swap every game), the between-games `join`
 handshake, and the narration of every action to each recipient in its own words: the
 player who acted, the opponent, the watchers of either player. It saves the complete state
-after every completed action, so a crash or a dropped connection loses nothing.
+after every completed action (`table_save`), which is also where its match clock starts
+and stops (`match_clock`), so a crash or a dropped connection loses nothing.
 
 The narration is data too: the match returns past-tense events, `narration` words each
 for the three audiences, and the table delivers them between the boards and prompts of
 its flow. Every action goes through `_apply` (narrate, then `_after_events`), whose last
-step, `_to_act_now`, is the one point where the turn has settled (a match clock's).
+step, `_to_act_now`, is the one point where the turn has settled.
 
 A table knows nothing above it: it gets its clock, its dice and the server's roll counter
 when it is made, sees the users at it through the small `Occupant` protocol (the sessions
-of `fibsd.app.session` are occupants), and never calls the lobby. When a game ends the
-match, it records the win in `match_won`; whoever acted on the table then lets
-`fibsd.app.lobby.conclude` finish the match (ratings, record, reports).
+of `fibsd.app.session` are occupants), and never calls the lobby. When a game (or the
+clock) ends the match, it records the win in `match_won`; whoever acted on the table then
+lets `fibsd.app.lobby.conclusion.conclude` finish the match (ratings, record, reports).
 """
 
 from __future__ import annotations
@@ -25,16 +26,13 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from fibsd.domain.accounts import Account
-from fibsd.app.outcome import Outcome, Recipient
-from fibsd.app.play import boards, narration
+from fibsd.app.outcome import Ending, Outcome, Recipient, TournamentTag
+from fibsd.app.play import boards, match_clock, narration, table_save
 from fibsd.app.play.history import oldmoves_lines, score_before
 from fibsd.app.play.notation import bearoff_text, moves_text, own_point, play_error
-from fibsd.infra.wallclock import Clock
+from fibsd.domain.accounts import Account
 from fibsd.domain.dice import DiceSource, SeededDice
-from fibsd.store.api import MatchChange, MatchCopy, MatchSave, save_running_match
-from fibsd.app.play import timing
-from fibsd.rules.timecontrol import MatchClock
+from fibsd.infra.wallclock import Clock
 from fibsd.rules import (
     CheckersMoved,
     CubeOffered,
@@ -58,12 +56,18 @@ from fibsd.rules import (
     greedy_bearoff,
     pip_count,
 )
-from protocol.commands import MovePoint
+from fibsd.rules.timecontrol import MatchClock
 from protocol.board import BoardLine
+from protocol.commands import MovePoint
 from protocol.messages import BoardMessage, TextLine
 from protocol.wording import Text, count_phrase
 
-SAVED_FORMAT = 1
+#: How the game that won a match ended, as the match's ending.
+_ENDINGS = {
+    WinKind.BORNE_OFF: Ending.BORNE_OFF,
+    WinKind.DOUBLE_PASSED: Ending.DOUBLE_PASSED,
+    WinKind.RESIGNED: Ending.RESIGNED,
+}
 
 RollCounts = collections.Counter[tuple[int, int]]
 
@@ -109,19 +113,17 @@ class Table(Generic[O]):
         awaiting_join: frozenset[int] = frozenset(),
         opening_done: bool = False,
         timer: MatchClock | None = None,
+        tournament: TournamentTag | None = None,
     ) -> None:
+        #: The wall clock (the server's: login times, the match clock's seconds).
         self.clock = clock
-        #: The match clock (docs/clocks.md), None for a match without one. `timing.sync`
-        #: starts and stops it at every change of who is to act.
+        #: The match clock (docs/clocks.md), None for a match without one, and what the
+        #: table keeps for it: `fibsd.app.play.match_clock` owns both.
         self.timer = timer
-        #: Who is to act, as the clock last saw it (`timing.stint_key`).
-        self.clock_stint: tuple[int, ...] | None = None
-        #: A saved match's clock waits (`timing.pause`).
-        self.clock_paused = False
-        #: The deadline this table last put on the server's heap (`lobby.tick_clocks`).
-        self.scheduled_deadline: float | None = None
-        if timer is not None and timer.running is not None:
-            self.clock_stint = timing.stint_key(match, frozenset(awaiting_join), opening_done)
+        self.clock_keeping = match_clock.keeping_for(match, timer, awaiting_join, opening_done)
+        #: The tournament pairing this match is for (saved with it; `MatchFinished`
+        #: carries it back), None for any other match.
+        self.tournament = tournament
         #: This match's dice (seeded and committed in production).
         self.dice = dice
         #: The server's count of every roll (`dicetest`), shared by all tables.
@@ -142,20 +144,12 @@ class Table(Generic[O]):
         #: (seat, when) of a player who dropped and may still come back (not saved:
         #: after a restart the match is an ordinary saved match).
         self.dropped: tuple[int, float] | None = None
-        #: What the store holds of this match as a whole copy: (the game it was taken
-        #: in, the number of games finished then); later saves of the same game are
-        #: patches (see `persist`). None: nothing saved by this table yet.
-        self._saved_at_game: tuple[Game, int] | None = None
-        #: How many events of that game's history the store has.
-        self._saved_history = 0
-        #: The table's and the match's small states as the store has them: a patch
-        #: carries each only when it changed (most actions change neither).
-        self._saved_table_state: dict[str, Any] | None = None
-        self._saved_match_state: dict[str, Any] | None = None
-        #: Set when a game ended the match; `fibsd.app.lobby.conclude` finishes it.
+        #: What the store holds of this match (`table_save.Saves`): later saves are patches.
+        self.saves = table_save.Saves()
+        #: Set when a game (or the clock) ended the match; `lobby.conclusion` finishes it.
         self.match_won: MatchWon | None = None
         #: How the game that won the match ended (set with `match_won`).
-        self.match_won_how: WinKind | None = None
+        self.match_won_how: Ending | None = None
         #: The seat the match waits for (`_to_act_now`), None between games and after.
         self.to_act: int | None = None
 
@@ -202,10 +196,7 @@ class Table(Generic[O]):
 
     def clock_labels(self, seat: int) -> tuple[str, str] | None:
         """The clocks beside the names on `seat`'s ASCII board (his, his opponent's)."""
-        if self.timer is None:
-            return None
-        now = self.clock.now()
-        return (timing.board_label(self.timer, seat, now), timing.board_label(self.timer, 1 - seat, now))
+        return match_clock.board_labels(self, seat, self.clock.now())
 
     def _players(self) -> Iterator[tuple[int, O]]:
         for seat, occupant in enumerate(self.seats):
@@ -256,90 +247,20 @@ class Table(Generic[O]):
     # ------------------------------------------------------------ persistence
 
     def saved_state(self) -> dict[str, Any]:
-        """Everything needed to resume this match exactly (JSON-able), but the finished
-        games no longer in memory (`Match.forget_finished`): they are in the store."""
-        return {**self._table_state(), "match": self.match.to_dict(finished_from=self.match.forgotten_count)}
-
-    def _table_state(self) -> dict[str, Any]:
-        return {
-            "format": SAVED_FORMAT,
-            "names": list(self.names),
-            "first_o_seat": self.first_o_seat,
-            "started_at": self.started_at,
-            "redoubles_field": self.redoubles_field,
-            "crawford_disabled": self.crawford_disabled,
-            "awaiting_join": sorted(self.awaiting_join),
-            "opening_done": self.opening_done,
-            "dice": self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
-            **({} if self.timer is None else {"clock": self.timer.to_dict()}),
-        }
+        """Everything needed to resume this match exactly (`fibsd.app.play.table_save`)."""
+        return table_save.saved_state(self)
 
     @classmethod
     def from_saved(cls, data: dict[str, Any], *, clock: Clock, dice: DiceSource,
                    roll_counts: RollCounts) -> Table[O]:
         """Rebuild a table from `saved_state`; ValueError if the data is not a saved match."""
-        try:
-            if data.get("format") != SAVED_FORMAT:
-                raise ValueError("unknown saved match format")
-            names = data["names"]
-            timer = None if data.get("clock") is None else MatchClock.from_dict(data["clock"])
-            if timer is not None:
-                timer.resumed(clock.now())  # (docs/clocks.md: the downtime is nobody's)
-            return cls(
-                Match.from_dict(data["match"]),
-                (str(names[0]), str(names[1])),
-                first_o_seat=int(data["first_o_seat"]),
-                started_at=float(data["started_at"]),
-                redoubles_field=int(data["redoubles_field"]),
-                crawford_disabled=bool(data["crawford_disabled"]),
-                awaiting_join=frozenset(int(seat) for seat in data["awaiting_join"]),
-                opening_done=bool(data["opening_done"]),
-                clock=clock, dice=dice, roll_counts=roll_counts, timer=timer,
-            )
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
-            raise ValueError(f"not a saved match: {error!r}") from error
+        match, names, fields = table_save.restored_fields(data, clock.now())
+        return cls(match, names, clock=clock, dice=dice, roll_counts=roll_counts, **fields)
 
     def persist(self, out: Outcome) -> None:
-        """Commit the current state before anything about it is acknowledged.
-
-        The first save of each game is a whole copy; the others, within the game, are
-        patches of a constant size: the small state of table, match and game, and the
-        events added to the game's history since the last save. (Rewriting every game of
-        the match after every roll and move made each save cost more than the action.)
-        Either is a value (`MatchCopy`, `MatchChange`) that the store interprets: where
-        each part lives in a saved match is the store's business.
-        """
-        now = self.clock.now()
-        timing.sync(self, now, out)  # the one point where a clock starts and stops
-        match = self.match
-        game = match.game
-        finished = match.finished_count
-        saved = self._saved_at_game
-        save: MatchSave
-        if saved is None or saved[0] is not game or saved[1] != finished:
-            # The finished games this table already saved are stored: not again.
-            kept = 0 if saved is None else saved[1]
-            state = {**self._table_state(), "match": match.to_dict(finished_from=kept)}
-            save = MatchCopy(self.names, state, now, finished_from=kept)
-            match.forget_finished(keep=1)  # stored now; `last_game` needs the last one
-            self._saved_table_state = self._table_state()
-            self._saved_match_state = match.state_dict()
-        else:
-            table_state: dict[str, Any] | None = self._table_state()
-            if table_state == self._saved_table_state:
-                table_state = None
-            else:
-                self._saved_table_state = table_state
-            match_state: dict[str, Any] | None = match.state_dict()
-            if match_state == self._saved_match_state:
-                match_state = None
-            else:
-                self._saved_match_state = match_state
-            save = MatchChange(self.names, table_state, match_state, game.state_dict(),
-                               game.history_dicts_since(self._saved_history), now)
-        out.write(lambda store: save_running_match(store, save))
-        self._saved_at_game = (game, finished)
-        self._saved_history = game.history_length
+        """Commit the current state before anything about it is acknowledged; the match
+        clock starts and stops here (`table_save.persist`)."""
+        table_save.persist(self, out)
 
     # --------------------------------------------------------------- flow
 
@@ -602,10 +523,8 @@ class Table(Generic[O]):
     def _to_act_now(self, out: Outcome) -> None:
         """Called last after every action on the match (and after a resume): `to_act`
         becomes the seat the match waits for now (to roll or double, move, or answer a
-        double or a resignation), None between games and once the match is over.
-
-        This is where a match clock starts for the player to act and stops for the other
-        (issue 22): it is reached once the turn has settled, whatever happened before."""
+        double or a resignation), None between games and once the match is over: it is
+        reached once the turn has settled, whatever happened before."""
         game = self.match.game
         self.to_act = None if self.match.over or self.between_games else game.actor()
 
@@ -621,9 +540,9 @@ class Table(Generic[O]):
         match_won = next((event for event in events if isinstance(event, MatchWon)), None)
         if match_won is not None:
             # The lobby concludes the match once the action that won it has returned
-            # (`fibsd.app.lobby.conclude`): a table never calls up.
+            # (`fibsd.app.lobby.conclusion.conclude`): a table never calls up.
             self.match_won = match_won
-            self.match_won_how = won.how
+            self.match_won_how = _ENDINGS[won.how]
             return
         score = self.match.score
         for seat, player in self._players():

@@ -7,9 +7,9 @@ shows both players' time to a player or a watcher (docs/clocks.md gives both for
 
 from __future__ import annotations
 
-from fibsd.app import lobby
+from fibsd.app.lobby.correspondence import correspondence_tables, enter_correspondence
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import timing
+from fibsd.app.play import match_clock
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -51,7 +51,7 @@ def invitation_clock(registry: Registry, session: Session, command: c.Invite,
                               overtime=overtime)
     if control.reserve > config.clock_max_reserve_seconds or overtime > config.clock_max_reserve_seconds:
         out.to(session, TextLine.of(Text.CLOCK_RESERVE_TOO_LONG,
-                                    duration=timing.duration(config.clock_max_reserve_seconds)))
+                                    duration=match_clock.duration(config.clock_max_reserve_seconds)))
         return False, None
     return True, control
 
@@ -66,10 +66,10 @@ def clock(registry: Registry, session: Session, out: Outcome) -> None:
         return
     now = registry.clock.now()
     if session.clip and session.extensions:
-        out.to(session, timing.clock_line(table, now))  # the format a client parses
+        out.to(session, match_clock.clock_line(table, now))  # the format a client parses
         return
     timer = table.timer
-    out.to(session, TextLine.of(Text.MATCH_CLOCK, text=timing.terms(timer.control)))
+    out.to(session, TextLine.of(Text.MATCH_CLOCK, text=match_clock.terms(timer.control)))
     for seat, name in enumerate(table.names):
         state = ""
         if timer.running == seat:
@@ -80,15 +80,15 @@ def clock(registry: Registry, session: Session, out: Outcome) -> None:
         if timer.overtime_used[seat]:
             state += Text.CLOCK_ROW_OVERTIME.value
         out.to(session, TextLine.of(Text.CLOCK_ROW, name=name,
-                                    duration=timing.duration(timer.remaining(seat, now)), text=state))
+                                    duration=match_clock.duration(timer.remaining(seat, now)), text=state))
 
 
 def correspondence(registry: Registry, session: Session, command: c.Correspondence, out: Outcome) -> None:
     """`correspondence [NAME]`: list your correspondence matches, or sit down at one."""
     if command.name is not None:
-        lobby.enter_correspondence(registry, session, command.name, out)
+        enter_correspondence(registry, session, command.name, out)
         return
-    tables = lobby.correspondence_tables(registry, session.name)
+    tables = correspondence_tables(registry, session.name)
     if not tables:
         out.to(session, TextLine.of(Text.CORRESPONDENCE_NONE))
         return
@@ -103,5 +103,5 @@ def correspondence(registry: Registry, session: Session, command: c.Corresponden
             Text.CORRESPONDENCE_ROW, name=table.names[1 - seat], score=table.match.score[seat],
             opponent_score=table.match.score[1 - seat], match_length=table.length_phrase,
             mover="-" if running is None else table.names[running],
-            duration=timing.duration(timer.remaining(running if running is not None else seat, now)),
+            duration=match_clock.duration(timer.remaining(running if running is not None else seat, now)),
         ))

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fibsd import __version__
-from fibsd.domain.accounts import Account
-from fibsd.app.lobby import restore_table
+from fibsd.app.lobby.seating import restore_table
 from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.app.verbs import analysis
+from fibsd.domain.accounts import Account
 from fibsd.domain.fairdice import roll_statistics_from_counts
 from fibsd.store.api import Store
 from protocol import commands as c

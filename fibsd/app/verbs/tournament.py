@@ -13,12 +13,12 @@ import logging
 
 import attrs
 
-from fibsd.domain.accounts import Account
 from fibsd.app import tournaments
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import timing
+from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
+from fibsd.domain.accounts import Account
 from fibsd.rules.tournament import (
     Bracket,
     Ending,
@@ -123,7 +123,7 @@ def _clock_allowed(registry: Registry, session: Session, spec: c.TournamentSpec,
         return False
     if reserve * spec.length > config.clock_max_reserve_seconds:
         out.to(session, TextLine.of(Text.CLOCK_RESERVE_TOO_LONG,
-                                    duration=timing.duration(config.clock_max_reserve_seconds)))
+                                    duration=match_clock.duration(config.clock_max_reserve_seconds)))
         return False
     return True
 

@@ -221,13 +221,6 @@ class Tournament:
             return []
         return [pairing for pairing in self.current if not pairing.done]
 
-    def pairing_of(self, a: str, b: str) -> Pairing | None:
-        """The undecided pairing of the current round between `a` and `b` (any order, any case)."""
-        for pairing in self.pending():
-            if pairing.b is not None and pairing.involves(a) and pairing.involves(b):
-                return pairing
-        return None
-
     def record(self, pairing: Pairing, winner: str | None, score: tuple[int, int],
                ending: Ending = Ending.PLAYED) -> list[Pairing]:
         """Decide `pairing` (of the current round); returns the next round's pairings when
