@@ -370,11 +370,14 @@ class Show:
 
 @attrs.frozen
 class Ratings:
-    """`ratings [NAME] [from N] [to M]`; start/end as given (the server fills defaults)."""
+    """`ratings [NAME] [from N] [to M] [all]`; start/end as given (the server fills
+    defaults). `all` is fibsd's: the provisional players (50 points of experience or
+    fewer) are listed too."""
 
     name: str | None = None
     start: int | None = None
     end: int | None = None
+    everyone: bool = False
 
 
 @attrs.frozen
@@ -1111,6 +1114,7 @@ def _parse_ratings(rest: str) -> Command:
     name: str | None = None
     start: int | None = None
     end: int | None = None
+    everyone = False
     index = 0
     while index < len(words):
         keyword = words[index].lower()
@@ -1122,6 +1126,10 @@ def _parse_ratings(rest: str) -> Command:
                 end = number
             index += 2
             continue
+        if keyword == "all":
+            everyone = True
+            index += 1
+            continue
         if name is not None and name != words[index]:
             raise CommandError(render(Text.RATINGS_ONE_NAME, name=name, opponent=words[index]))
         name = words[index]
@@ -1130,7 +1138,7 @@ def _parse_ratings(rest: str) -> Command:
         raise CommandError(render(Text.RATINGS_BAD_RANGE, start=start, end=end))
     if end is not None and end - (start or 1) + 1 > MAX_RATINGS_RANGE:
         raise CommandError(Text.RATINGS_RANGE_LIMIT.value)
-    return Ratings(name, start, end)
+    return Ratings(name, start, end, everyone)
 
 
 def _parse_resign(rest: str) -> Command:
@@ -1686,12 +1694,13 @@ def format_command(command: Command | LoginLine) -> str:
             return "save"
         case Show(what, name):
             return _join("show", what.value, name)
-        case Ratings(name, start, end):
+        case Ratings(name, start, end, everyone):
             return _join(
                 "ratings",
                 name,
                 None if start is None else f"from {start}",
                 None if end is None else f"to {end}",
+                "all" if everyone else None,
             )
         case Last():
             return "last"

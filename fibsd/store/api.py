@@ -188,10 +188,12 @@ class AccountStore(Protocol):
     def update_ratings(self, changes: Iterable[tuple[str, float, int]]) -> None:
         """Several (name, rating, experience) in one transaction."""
 
-    def ratings_page(self, first_rank: int, last_rank: int) -> list[tuple[int, str, float, int]]:
-        """(rank, name, rating, experience) of the ranked players in ranks first..last."""
+    def ratings_page(self, first_rank: int, last_rank: int, *,
+                     everyone: bool = False) -> list[tuple[int, str, float, int]]:
+        """(rank, name, rating, experience) of the ranked players in ranks first..last
+        (with `everyone`, the provisional players too, ranked among them)."""
 
-    def rating_rank(self, name: str) -> int | None:
+    def rating_rank(self, name: str, *, everyone: bool = False) -> int | None:
         """`name`'s rank in the ratings list, or None if unknown or not ranked."""
 
     def delete_account(self, name: str) -> None:

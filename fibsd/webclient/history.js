@@ -19,11 +19,13 @@ function ratingsLine(line) {
   const board = h("tbody");
   extra.replaceChildren(h("h3", {}, "Leaderboard"), h("table", { id: "leaderboard" },
     h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Name"), h("th", {}, "Rating"), h("th", {}, "Exp."))), board),
-    h("p", { className: "hint" }, "Players with more than 50 points of experience."));
+    h("p", { className: "hint" }, "Everyone, by rating; a rating is provisional up to 50 points of experience."));
   return reader((l) => {
     const r = /^([ *])\s*(\d+) (\S+)\s+(-?[\d.]+)\s+(\d+)$/.exec(l);
     if (!r) return false;
-    board.append(h("tr", { className: r[1] === "*" ? "me" : "" }, h("td", {}, r[2]), h("td", {}, r[3]), h("td", {}, r[4]), h("td", {}, r[5])));
+    const provisional = Number(r[5]) <= 50;
+    board.append(h("tr", { className: `${r[1] === "*" ? "me" : ""}${provisional ? " provisional" : ""}`, dataUser: r[3] },
+      h("td", {}, r[2]), h("td", {}, r[3]), h("td", {}, r[4]), h("td", {}, provisional ? `${r[5]} (provisional)` : r[5])));
     return true;
   });
 }
@@ -133,5 +135,5 @@ export function matFrames(lines) {
   return frames;
 }
 
-export const ratings = () => send("ratings");
+export const ratings = () => send("ratings all");  // fibsd's: the provisional players too
 export const history = () => send("export");

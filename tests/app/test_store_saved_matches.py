@@ -38,6 +38,10 @@ def test_ratings_list_ranks_experienced_players_only(backend: StoreBackend) -> N
         assert store.rating_rank("d") == 3
         assert store.rating_rank("c") is None  # experience 50 is not enough
         assert store.rating_rank("nobody") is None
+        # fibsd's `ratings all`: the provisional players too, ranked among the others.
+        assert store.ratings_page(1, 20, everyone=True) == [
+            (1, "c", 1800.0, 50), (2, "b", 1700.0, 51), (3, "a", 1600.0, 100), (4, "d", 1600.0, 60)]
+        assert store.rating_rank("c", everyone=True) == 1 and store.rating_rank("a", everyone=True) == 3
 
 
 def test_patches_change_the_saved_match_until_it_is_saved_whole_again(backend: StoreBackend) -> None:

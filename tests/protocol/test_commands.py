@@ -100,6 +100,8 @@ PARSED: list[tuple[str, Command]] = [
     ("ratings bob", c.Ratings("bob")),
     ("ratings from 21 to 40", c.Ratings(None, 21, 40)),
     ("ratings bob to 5", c.Ratings("bob", None, 5)),
+    ("ratings all", c.Ratings(everyone=True)),
+    ("ratings from 2 ALL", c.Ratings(None, 2, None, True)),
     ("last", c.Last()),
     ("time", c.Time()),
     ("date", c.Date()),

@@ -449,3 +449,24 @@ def test_a_reload_fetches_nothing_again(browser: WebDriver, tmp_path: Path) -> N
         # (Chromium reports a revalidated file with its cached status; the wire shows it.)
         assert all(wire < 600 for _, _, wire, _ in files), entries
         no_console_errors(browser)
+
+
+def test_a_new_clubs_leaderboard_shows_everyone(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #9: the leaderboard listed only players with more than 50 points of
+    # experience: empty in a new club. Now everyone, the provisional marked.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1], coin=0)) as server:
+        alice, bob = start_match(server, browser, length=1)
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        alice.click("#resign")
+        alice.click("#resign-yes")
+        bob.click("#accept")
+        bob.wait(lambda: bob.visible("#to-lobby"), "the match's end")
+        bob.click("#to-lobby")
+        bob.click("#show-ratings")
+        bob.wait(lambda: bob.visible('#leaderboard tr[data-user="alice"]') and bob.visible('#leaderboard tr[data-user="bob"]'),
+                 "both players listed")
+        rows = [r.text for r in bob.focus().find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")]
+        assert rows[0].startswith("1 bob") and rows[1].startswith("2 alice"), rows  # bob won: rated higher
+        assert all(row.endswith("1 (provisional)") for row in rows), rows
+        assert "provisional" in bob.find('#leaderboard tr[data-user="bob"]').get_attribute("class")
+        no_console_errors(browser)

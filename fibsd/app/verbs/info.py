@@ -203,7 +203,9 @@ def show_dice(session: Session, out: Outcome) -> None:
 
 
 def ratings(registry: Registry, session: Session, command: c.Ratings, out: Outcome) -> None:
-    """`ratings [NAME] [from N] [to M]`: players with experience above 50 (§5.4, §8)."""
+    """`ratings [NAME] [from N] [to M]`: players with experience above 50 (§5.4, §8); with
+    fibsd's `all`, every player (the page marks those with 50 or fewer provisional)."""
+    everyone = command.everyone
     # The ratings list is a cold read: a job, answered when read.
     def answer(lines: list[str]) -> Outcome:
         follow = Outcome()
@@ -214,8 +216,8 @@ def ratings(registry: Registry, session: Session, command: c.Ratings, out: Outco
         name = command.name
 
         def one(store: Store) -> list[str]:
-            rank = store.rating_rank(name)
-            return ratings_lines([] if rank is None else _entries(store.ratings_page(rank, rank)))
+            rank = store.rating_rank(name, everyone=everyone)
+            return ratings_lines([] if rank is None else _entries(store.ratings_page(rank, rank, everyone=everyone)))
 
         out.run(registry.read(one, answer, name="ratings: one player"))
         return
@@ -224,10 +226,10 @@ def ratings(registry: Registry, session: Session, command: c.Ratings, out: Outco
     own_name = session.name
 
     def page(store: Store) -> list[str]:
-        entries = _entries(store.ratings_page(start, end))
-        own_rank = store.rating_rank(own_name)
+        entries = _entries(store.ratings_page(start, end, everyone=everyone))
+        own_rank = store.rating_rank(own_name, everyone=everyone)
         if own_rank is not None and not start <= own_rank <= end:
-            entries += _entries(store.ratings_page(own_rank, own_rank))
+            entries += _entries(store.ratings_page(own_rank, own_rank, everyone=everyone))
         return ratings_lines(entries, own_name=own_name)
 
     out.run(registry.read(page, answer, name="ratings"))

@@ -127,28 +127,32 @@ class Accounts(Family):
     #: Only experienced players are ranked (FIBS: experience above 50, §8).
     RANKED_EXPERIENCE: Final = 50
 
-    def ratings_page(self, first_rank: int, last_rank: int) -> list[tuple[int, str, float, int]]:
-        """(rank, name, rating, experience) of the ranked players in ranks first..last."""
+    def ratings_page(self, first_rank: int, last_rank: int, *,
+                     everyone: bool = False) -> list[tuple[int, str, float, int]]:
+        """(rank, name, rating, experience) of the ranked players in ranks first..last
+        (with `everyone`, the provisional players too, ranked among them: fibsd's
+        `ratings all`, for a new club where nobody has 50 points of experience yet)."""
         if last_rank < first_rank or last_rank < 1:
             return []
         first_rank = max(first_rank, 1)
         rows = self._read(
             "SELECT name, rating, experience FROM accounts WHERE experience > ?"
             " ORDER BY rating DESC, name LIMIT ? OFFSET ?",
-            (self.RANKED_EXPERIENCE, last_rank - first_rank + 1, first_rank - 1),
+            (-1 if everyone else self.RANKED_EXPERIENCE, last_rank - first_rank + 1, first_rank - 1),
         )
         return [
             (first_rank + index, row["name"], float(row["rating"]), int(row["experience"]))
             for index, row in enumerate(rows)
         ]
 
-    def rating_rank(self, name: str) -> int | None:
+    def rating_rank(self, name: str, *, everyone: bool = False) -> int | None:
         """`name`'s rank in the ratings list, or None if unknown or not ranked."""
+        least = -1 if everyone else self.RANKED_EXPERIENCE
         rows = self._read(
             "SELECT a.name, (SELECT COUNT(*) FROM accounts b WHERE b.experience > ?"
             " AND (b.rating > a.rating OR (b.rating = a.rating AND b.name < a.name))) AS better"
             " FROM accounts a WHERE a.name = ? AND a.experience > ?",
-            (self.RANKED_EXPERIENCE, name, self.RANKED_EXPERIENCE),
+            (least, name, least),
         )
         return int(rows[0]["better"]) + 1 if rows else None
 
