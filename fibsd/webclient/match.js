@@ -34,7 +34,11 @@ onLines((line) => {
     tickClock();
     return true;
   }
-  if ((m = /^\*\* You are now playing .* with (\S+)$|^You are now playing with (\S+)\./.exec(line))
+  if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line) && state.board && playing()) {
+    // The opponent is back (a reload, a reconnection): the match goes on as it was.
+    state.grace = null;
+    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
+  } else if ((m = /^\*\* You are now playing .* with (\S+)$|^You are now playing with (\S+)\./.exec(line))
       || (m = /^\*\* Player (\S+) has joined you|^Player (\S+) has joined you|^(\S+) has joined you\./.exec(line))) {
     newMatch(m[1] || m[2] || m[3]);
   } else if (/^Starting a new game with /.test(line)) {
@@ -45,7 +49,9 @@ onLines((line) => {
     attention("turn", "Your turn");
     renderControls();
     return true;
-  } else if (/^Please move \d+ pieces?\.$/.test(line)) {
+  } else if (/^(turn: \S+\.|match length: \d+|points for \S+: \d+)$/.test(line)) {
+    return true;  // FIBS's summary of a match sat down at again: the board says it
+} else if (/^Please move \d+ pieces?\.$/.test(line)) {
     return true;  // FIBS's telnet prompt: the line below the board says it, and the dice
   } else if (/^It's your turn to move\.$/.test(line)) {
     attention("turn", "Your turn");
@@ -98,16 +104,7 @@ onLines((line) => {
     renderControls();
     return true;
   } else if ((m = /^(You|\S+) wins? the (\d+) point match (\d+)-(\d+) \.$/.exec(line))) {
-    const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
-    const last = state.onTime ? `${state.onTime} ran out of time.`
-      : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
-    const title = state.matchTitle ? `${state.matchTitle[0].toUpperCase()}${state.matchTitle.slice(1)}. ` : "";
-    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}${state.onTime ? " on time" : ""}.`,
-      score: `${title}${last}`.trim(), matchOver: true, next: false, stopped: false };
-    state.onTime = null;
-    stopClock();
-    if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
-    state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
+    matchOver(m[1], m[2], m[3], m[4]);
     send("show saved");
   // The match stops: saved, or the opponent dropped.
   } else if (/^\*\* You terminated the game|^\*\* Player \S+ has left the game|^Your game with \S+ was saved\.$|^(\S+ logs out|Connection with \S+ timed out|Closed old connection with user \S+|Network error with \S+)\. The game was saved\.$/.test(line)) {
@@ -139,9 +136,6 @@ onLines((line) => {
     if (state.grace) state.grace.until = Date.now() + Number(m[1]) * 1000;
   } else if (/^\*\* \S+ did not come back: you claim the match\.$/.test(line)) {
     state.grace = null;
-  } else if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line)) {
-    state.grace = null;
-    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
   } else if (/You're not watching anymore|^You stop watching /.test(line)) {
     if (b && !playing()) {
       state.result = { text: line.replace(/\.\. You're not watching anymore\./, ": you are no longer watching."), stopped: true };
@@ -169,6 +163,8 @@ onLines((line) => {
 const touch = () => matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 
 function newMatch(opponent) {
+  clearTimeout(state.dropTimer);
+  state.dropped = null;
   state.clock = null;
   state.onTime = null;
   $("notice").hidden = true;
@@ -200,11 +196,25 @@ view.newGame = newGame;
 // A game ends: the result says who won, how many points and whether it was a gammon or a
 // backgammon (points = cube x 1, 2 or 3); the board shows the final position (no board
 // follows a winning move: it is the last move made on the last board).
+// The match is over: WINNER ("You" or a name) won the LENGTH-point match WON-LOST.
+function matchOver(winner, length, won, lost) {
+  const who = winner === "You" ? "You win" : `${winner} wins`;
+  const last = state.onTime ? `${state.onTime} ran out of time.`
+    : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
+  const title = state.matchTitle ? `${state.matchTitle[0].toUpperCase()}${state.matchTitle.slice(1)}. ` : "";
+  state.result = { ...(state.result || {}), text: `${who} the ${length}-point match ${won}–${lost}${state.onTime ? " on time" : ""}.`,
+    score: `${title}${last}`.trim(), matchOver: true, next: false, stopped: false };
+  state.onTime = null;
+  stopClock();
+  if (state.board) newScore(isPlayer(winner) ? [won, lost] : [lost, won]);
+  state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
+}
+
 function gameOver(who, points) {
   const b = state.board;
   const factor = b ? Number(points.split(" ")[0]) / b.cube : 1;
   const kind = { 2: "a gammon", 3: "a backgammon" }[factor] || "";
-  state.result = { text: `${who} the game and ${points}${kind ? ` (${kind})` : ""}.`, next: false, kind, points };
+  state.result = { text: `${who} the game and ${points}${kind ? ` (${kind})` : ""}.`, next: true, kind, points };
   state.offer = null; state.waiting = null; state.rollPrompt = false; state.readyToSend = false;
   state.selected = null; state.dice = [];
   $("resign-confirm").hidden = true;
@@ -220,6 +230,17 @@ function gameOver(who, points) {
     view.render();
   }
   addMove(who.replace(/ wins?$/, ""), `wins ${points}`);
+  // Whether the match is over follows in the next lines; the score says it already, so the
+  // page never shows a result with nothing to do (Next game, or the match's end).
+  if (b && b.matchLength !== 9999) {
+    const winner = who === "You win" ? "You" : who.replace(/ wins$/, "");
+    const first = isPlayer(winner);
+    const score = [b.score[0] + (first ? parseInt(points, 10) : 0), b.score[1] + (first ? 0 : parseInt(points, 10))];
+    if (Math.max(...score) >= b.matchLength) {
+      matchOver(winner, b.matchLength, Math.max(...score), Math.min(...score));
+      view.render();
+    }
+  }
 }
 
 // Is NAME the board's first player (the viewer, or the watched player)?

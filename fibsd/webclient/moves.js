@@ -36,6 +36,7 @@ function onBoard(board) {
     const mover = board.player !== "You" && steps.who === board.player ? 1 : -1;
     const moves = parseMoveText(steps.text, previous, mover);
     let shown = previous;
+    state.shown = previous;  // (until the steps are drawn, the drawing is the previous board)
     moves.forEach(([from, to], i) => {
       setTimeout(() => {
         if (id !== state.animation) return;
