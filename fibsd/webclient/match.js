@@ -1,5 +1,5 @@
 // The match view: what FIBS's sentences about a match mean for the page (the turn, the
-// cube, resignations, results, the match saved, a dropped opponent, the clocks), and the
+// cube, resignations, results, the match saved, a dropped opponent), and the
 // buttons and the one line of plain words below the board. FIBS's telnet wording ("Type
 // 'accept' or 'reject'") never reaches the user: the page says what it means. The board
 // and the moving of checkers are moves.js's.
@@ -7,6 +7,7 @@
 import { applyMove, parseMoveText } from "./clip.js";
 import { $, RELOAD_MS, attention, log, notice, onClipLines, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
+import { stopClock } from "./clocks.js";
 
 // A tournament's pairing for this user: the match it starts is named by the tournament and
 // round. (Seen here, before tournaments.js is loaded: the match may start at once.)
@@ -21,19 +22,6 @@ onLines((line) => {
   let m;
   const b = state.board;
   const opp = b ? b.opponent : "";
-  // A match lost on time: the clocks stop, the result will say so.
-  if ((m = /^\*\* (You|\S+) ran out of time and loses? the match\.$/.exec(line))) {
-    state.onTime = m[1] === "You" ? "Your clock" : `${m[1]}'s clock`;
-    stopClock(m[1] === "You" ? state.name : m[1]);
-    return line.slice(3);
-  }
-  // The match clock (fibsd's extension line, docs/clocks.md).
-  if ((m = /^clock: (\S+) (\d+) (\S+) (\d+) (\d+) (\d+) (\S+) (delay|days)$/.exec(line))) {
-    state.clock = { names: [m[1], m[3]], reserve: [Number(m[2]), Number(m[4])], delayLeft: Number(m[6]),
-      mover: m[7], kind: m[8], at: Date.now() };
-    tickClock();
-    return true;
-  }
   if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line) && state.board && playing()) {
     // The opponent is back (a reload, a reconnection): the match goes on as it was.
     state.grace = null;
@@ -282,50 +270,6 @@ function tickGrace() {
   state.graceTimer = setTimeout(tickGrace, 1000);
 }
 
-// The clocks: the running one counts down its delay, then its reserve, from the line's arrival.
-function clockText(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
-  return (hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}` : `${hms[1]}`) + `:${String(hms[2]).padStart(2, "0")}`;
-}
-
-// The clocks stop (the match is over): each shows what it had left; the loser's, if named,
-// shows 0:00.
-function stopClock(loser = null) {
-  const c = state.clock;
-  if (!c) return;
-  const gone = (Date.now() - c.at) / 1000;
-  c.reserve = c.reserve.map((left, i) => (c.names[i] === loser ? 0
-    : c.names[i] === c.mover ? Math.max(0, left - Math.max(0, gone - c.delayLeft)) : left));
-  c.mover = "-";
-  c.delayLeft = 0;
-  c.at = Date.now();
-  tickClock();
-}
-
-export function tickClock() {
-  clearTimeout(state.clockTimer);
-  const c = state.clock, b = state.board;
-  const box = $("clocks");
-  if (!c || !b) { box.hidden = true; return; }
-  const me = b.player === "You" ? state.name : b.player;
-  const gone = (Date.now() - c.at) / 1000;
-  const shown = [0, 1].map((i) => {
-    if (c.names[i] !== c.mover) return { left: c.reserve[i], delay: 0 };
-    return { left: c.reserve[i] - Math.max(0, gone - c.delayLeft), delay: Math.max(0, c.delayLeft - gone) };
-  });
-  const part = (i, id) => {
-    const el = $(id);
-    el.textContent = `${c.names[i] === me ? (b.player === "You" ? "You" : me) : c.names[i]} ${clockText(shown[i].left)}`
-      + (shown[i].delay > 0 ? ` (+${Math.ceil(shown[i].delay)} s)` : "");
-    el.className = c.names[i] === c.mover ? "running" : "";
-  };
-  const mine = c.names[0] === me ? 0 : 1;
-  part(mine, "clock-me");
-  part(1 - mine, "clock-them");
-  box.hidden = false;
-  if (c.mover !== "-") state.clockTimer = setTimeout(tickClock, 250);
-}
 
 export function addMove(who, text) {
   state.moveList.push(`${who === state.name ? "You" : who}: ${text.trim()}`);
