@@ -18,8 +18,10 @@ from fibsd.app.play import match_clock
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
+from fibsd.domain.accounts import Account
 from fibsd.domain.dice import SeededDice
 from fibsd.domain.ratings import rating_calculation_block, rating_change
+from fibsd.infra.house_bots import house_bot_named
 from fibsd.rules import MatchWon
 from fibsd.store.api import Store
 from protocol.messages import TextLine
@@ -50,7 +52,7 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     # server last saw it (it left during this run; its rating changes only here).
     w = winner_session.account if winner_session is not None else registry.known_account(table.names[winner])
     lo = loser_session.account if loser_session is not None else registry.known_account(table.names[loser])
-    if length is not None and w is not None and lo is not None:
+    if length is not None and w is not None and lo is not None and _rated(registry, w, lo):
         change = rating_change(
             winner_rating=w.rating, winner_experience=w.experience,
             loser_rating=lo.rating, loser_experience=lo.experience, match_length=length,
@@ -132,3 +134,12 @@ def catch_up_clock(registry: Registry, table: Table[Session], out: Outcome) -> b
     lost = match_clock.caught_up(table, registry.clock.now(), out)
     conclude(registry, table, out)  # the match lost on time, or overtime's deadline
     return lost
+
+
+def _rated(registry: Registry, first: Account, second: Account) -> bool:
+    """Whether a finished fixed-length match changes ratings: always, except a match
+    against a house bot when the operator turned that off (`bots_rated = false`)."""
+    if registry.config.bots_rated:
+        return True
+    return not any(player.bot and house_bot_named(registry.config.house_bots, player.name)
+                   for player in (first, second))
