@@ -26,7 +26,7 @@ from tests.server.helpers import register, telnet_login
 from tests.server.players import Player
 
 #: Generous bounds for a slow, shared machine (the test waits on lines, not on time).
-LINE_SECONDS = 20.0
+LINE_SECONDS = 120.0
 MATCH_MOVES = 400
 
 STRENGTHS = (HouseBot("hb_beginner", strength="beginner"),
@@ -203,3 +203,8 @@ async def test_a_bot_killed_mid_match_is_started_again_and_the_match_goes_on(sta
     survivor = running.server.registry.get("survivor")
     assert survivor is not None and survivor.account.experience == 0
     assert running.server.registry.get(bot.name).account.experience == 0
+
+    # It answers an invitation to an unlimited (money) match as well.
+    await client.send(f"invite {bot.name} unlimited")
+    await client.read_until(lambda line: Text.JOINED_YOU_UNLIMITED.value.format(name=bot.name) in line,
+                            timeout=LINE_SECONDS)
