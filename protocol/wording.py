@@ -758,6 +758,16 @@ class Text(enum.Enum):
     CORRESPONDENCE_LEFT = "** {name} left the correspondence match. It goes on: the clock runs for whoever is to move."
     CORRESPONDENCE_YOU_LEFT = "** You left the correspondence match with {name}. It goes on: type 'correspondence {opponent}' to come back."
     CORRESPONDENCE_SAT_DOWN = "** {name} sits down at your correspondence match."
+    # A match that ended with a player away, as the text of a FIBS message to him
+    # (`Message from NAME: ...`, CLIP 9): the result, then how it ended.
+    RESULT_MESSAGE = "{winner} won the {length} point match against {loser} {score}-{opponent_score}"
+    RESULT_MESSAGE_CORRESPONDENCE = "{winner} won the {length} point correspondence match against {loser} {score}-{opponent_score}"
+    RESULT_MESSAGE_UNLIMITED = "{winner} won the unlimited match against {loser}"
+    ENDED_BORNE_OFF = ": the last game was played out."
+    ENDED_DOUBLE_PASSED = ": {name} refused a double."
+    ENDED_RESIGNED = ": {name} resigned."
+    ENDED_ON_TIME = ": {name} ran out of time."
+    ENDED_CLAIMED = ": {name} dropped and did not come back."
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."
