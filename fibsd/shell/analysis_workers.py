@@ -2,7 +2,8 @@
 
 The shell's side of engine analysis (docs/analysis.md). Owns running gnubg on one match
 (`run_gnubg`: a separate process, `gnubg -t -q -p SCRIPT`, with a time limit, killed by
-its PID when it runs over or the server stops) and the pool (`AnalysisPool`): a fixed
+its PID when it runs over or the server stops, and by the kernel when the server dies
+without stopping (kill -9: the parent-death signal), with a clean environment of its own) and the pool (`AnalysisPool`): a fixed
 number of worker tasks taking record ids from one channel, one gnubg process each at a
 time. A job that crashes, hangs or writes nonsense ends as a failure for that job only;
 the worker goes on with the next one. gnubg is GPL: it is only ever run, never imported.
@@ -15,6 +16,7 @@ so jobs survive a restart: the server submits the stored ones again at start-up.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
 import math
@@ -41,7 +43,52 @@ WORKER_NICENESS = 19
 
 
 class GnubgFailed(Exception):
-    """gnubg did not produce an analysis: the reason, in words for the requester."""
+    """gnubg did not produce an analysis: a plain sentence for the requester (`str()`),
+    and the detail for the operator's log (`detail`)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.detail = detail or reason
+
+
+#: The only variables gnubg sees from the server's environment (never a PGPASSWORD or
+#: any other secret the server was started with): what a program needs to run.
+_PASSED_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ")
+_PR_SET_PDEATHSIG = 1
+
+
+def gnubg_environment(work: Path, settings: dict[str, str]) -> dict[str, str]:
+    """gnubg's environment: a few harmless variables of the server's, a home and a
+    temporary folder of its own (the job's folder), and the job's `settings`."""
+    env = {name: os.environ[name] for name in _PASSED_ENVIRONMENT if name in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin:/usr/games")
+    env.update({"HOME": str(work), "TMPDIR": str(work)})
+    env.update(settings)
+    return env
+
+
+def _find_prctl() -> Callable[..., int] | None:
+    try:
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None  # (not Linux: the server's own stop still kills gnubg by its PID)
+    return prctl
+
+
+#: Looked up once, here: the child only calls it (no loading between fork and exec).
+_PRCTL = _find_prctl()
+
+
+def _die_with_the_server(server: int) -> Callable[[], None]:
+    """Run in the child before gnubg starts: the kernel kills it when the server's thread
+    that started it dies (Linux's parent-death signal), so a kill -9 of the server leaves
+    no worker behind; if the server is already gone, do not start at all."""
+    def arrange() -> None:
+        if _PRCTL is not None:
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != server:
+            os._exit(1)
+    return arrange
 
 
 def find_gnubg(command: str) -> str | None:
@@ -71,8 +118,7 @@ async def run_gnubg(
         work = Path(folder)
         (work / "analyse.py").write_text(GNUBG_SCRIPT, encoding="utf-8")
         (work / "match.mat").write_text(mat_text, encoding="utf-8")
-        env = dict(os.environ)
-        env.update({
+        env = gnubg_environment(work, {
             "FIBSD_MAT": str(work / "match.mat"),
             "FIBSD_OUT": str(work / "result.json"),
             "FIBSD_SGF": str(work / "match.sgf"),
@@ -82,13 +128,20 @@ async def run_gnubg(
         # A local temporary file, opened once per job: no need to leave the event loop.
         with open(work / "stderr.txt", "wb") as errors:  # noqa: ASYNC230
             try:
-                process = await trio.lowlevel.open_process(
+                # Started from the event loop's own thread (a fork and an exec: well
+                # under a millisecond), not from a worker thread as trio's open_process
+                # does: the parent-death signal follows the thread that started the
+                # child, and the event loop's thread lives as long as the server.
+                # preexec_fn: only a prctl call resolved beforehand and getppid (no lock,
+                # no import between fork and exec).
+                process = subprocess.Popen(  # noqa: ASYNC220
                     [gnubg, "-t", "-q", "-p", str(work / "analyse.py")],
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,
-                    env=env, cwd=folder,
+                    env=env, cwd=folder, preexec_fn=_die_with_the_server(os.getpid()),  # noqa: PLW1509
                 )
-            except OSError as error:
-                raise GnubgFailed(f"gnubg could not be started ({error.strerror or error})") from None
+            except (OSError, subprocess.SubprocessError) as error:
+                raise GnubgFailed("the analysis engine could not be started",
+                                  f"gnubg could not be started ({error})") from None
             try:
                 with _suppress_oserror():
                     if niceness:
@@ -96,14 +149,16 @@ async def run_gnubg(
                 if on_started is not None:
                     on_started(process.pid)
                 with trio.move_on_after(time_limit_seconds) as limit:
-                    await process.wait()
+                    await _exited(process)
             finally:
-                if process.returncode is None:
+                if process.poll() is None:
                     process.kill()
                     with trio.CancelScope(shield=True):
-                        await process.wait()
+                        await _exited(process)
         if limit.cancelled_caught:
-            raise GnubgFailed(f"gnubg took longer than {time_limit_seconds:g} seconds")
+            allowed = f"{time_limit_seconds:g} second" + ("" if time_limit_seconds == 1 else "s")
+            raise GnubgFailed(f"it took longer than the {allowed} allowed",
+                              f"gnubg ran over its {allowed} and was killed")
         code = process.returncode
         assert code is not None  # waited for above
         if code != 0:
@@ -114,20 +169,40 @@ async def run_gnubg(
                     how = f"was killed by signal {-code}"
             else:
                 how = f"exited with status {code}"
-            raise GnubgFailed(f"gnubg {how}")
+            raise GnubgFailed("the analysis engine stopped unexpectedly",
+                              f"gnubg {how}; {_stderr_tail(work)}")
         try:
             output = json.loads((work / "result.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            tail = (work / "stderr.txt").read_text(encoding="utf-8", errors="replace").strip()
-            last = tail.splitlines()[-1] if tail else "no message"
-            raise GnubgFailed(f"gnubg wrote no result ({last[:200]})") from None
+            raise GnubgFailed("the analysis engine gave no result",
+                              f"gnubg wrote no result; {_stderr_tail(work)}") from None
         if not isinstance(output, dict):
-            raise GnubgFailed("gnubg wrote no result (not a JSON object)")
+            raise GnubgFailed("the analysis engine gave no result",
+                              "gnubg wrote no result (not a JSON object)")
         try:
             sgf = (work / "match.sgf").read_text(encoding="utf-8", errors="replace")
         except OSError:
             sgf = ""
     return GnubgRun(output, sgf, time.monotonic() - started)
+
+
+async def _exited(process: subprocess.Popen[bytes]) -> None:
+    """Wait, without blocking the event loop, until `process` has exited, and reap it."""
+    pidfd = os.pidfd_open(process.pid)  # readable once the process has exited
+    try:
+        await trio.lowlevel.wait_readable(pidfd)
+    finally:
+        os.close(pidfd)
+    process.wait()  # (it has exited: this only reaps it)
+
+
+def _stderr_tail(work: Path) -> str:
+    """The end of what gnubg wrote to its stderr (for the log only)."""
+    try:
+        tail = (work / "stderr.txt").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        tail = ""
+    return f"stderr: {tail[-500:]}" if tail else "nothing on stderr"
 
 
 class _suppress_oserror:
@@ -195,9 +270,9 @@ class AnalysisPool:
     async def _analyse(self, record_id: int) -> AnalysisDone:
         try:  # a cold read of the store: in a worker thread
             mat = await trio.to_thread.run_sync(self._fetch, record_id)
-        except Exception as error:  # an unreadable record fails this job only
+        except Exception:  # an unreadable record fails this job only
             log.exception("analysis of match %d: cannot read the match", record_id)
-            return AnalysisDone(record_id, failure=f"the match cannot be read ({error})")
+            return AnalysisDone(record_id, failure="the match cannot be read")
         if mat is None:
             return AnalysisDone(record_id, failure="the match is gone")
 
@@ -215,7 +290,7 @@ class AnalysisPool:
                 cube_plies=self.cube_plies, analysed_at=self._now(), seconds=run.seconds,
             )
         except GnubgFailed as failure:
-            log.warning("analysis of match %d failed: %s", record_id, failure)
+            log.warning("analysis of match %d failed: %s", record_id, failure.detail)
             return AnalysisDone(record_id, failure=str(failure))
         except AnalysisError as error:
             log.warning("analysis of match %d: unreadable output: %s", record_id, error)

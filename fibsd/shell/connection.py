@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import trio
 
@@ -152,9 +152,12 @@ class Connection:
     """The byte-level side of one user's connection."""
 
     def __init__(
-        self, stream: trio.abc.Stream, config: Config, *, host: str, flusher: Flusher
+        self, stream: trio.abc.Stream, config: Config, *, host: str, flusher: Flusher,
+        on_first_read: Callable[[], None] | None = None,
     ) -> None:
         self.stream = stream
+        #: Called once, when the connection first waits for input (the banner is out).
+        self._on_first_read = on_first_read
         self.host = host
         self._flusher = flusher
         # Plain TCP is written directly with non-blocking sends (see the module docstring);
@@ -194,6 +197,9 @@ class Connection:
 
     async def read_line(self) -> str | None:
         """The next complete line, or None at end of input. Raises LineTooLong."""
+        if self._on_first_read is not None:
+            first, self._on_first_read = self._on_first_read, None
+            first()
         while not self._lines:
             if self._eof or not self._open:
                 return None

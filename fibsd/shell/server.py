@@ -45,6 +45,7 @@ from collections.abc import Sequence
 
 import trio
 
+from fibsd.shell.admission import AddressTurns, BurstListener, Turn
 from fibsd.shell.analysis_workers import AnalysisPool, find_gnubg
 from fibsd.domain.match_analysis import AnalysisDone
 from fibsd.app import dispatch, presence, presentation, results, timers
@@ -129,6 +130,8 @@ class Server:
         )
         self.allow_list = NetworkAllowList(config.allowed_networks)
         self.connections_per_address = ConnectionCounter(config.max_connections_per_address)
+        # Issue 32: a flood from one address must not delay another's login prompt.
+        self.turns = AddressTurns()
         self.login_guard = LoginGuard(
             free_failures=config.login_failures_before_delay,
             block_after=config.login_failures_before_block,
@@ -184,7 +187,7 @@ class Server:
         way, under trio's mock clock); every connection then takes the same path."""
         if listeners is None:
             self.listeners = await open_plain(GAME_PORT, self.config.host, self.config.port, "")
-            listeners = self.listeners
+            listeners = [BurstListener(listener) for listener in self.listeners]
         async with trio.open_nursery() as outer:
             await outer.start(self._committer.run)
             await outer.start(self._flusher.run)
@@ -266,33 +269,41 @@ class Server:
 
     async def _handle_stream(self, stream: trio.abc.Stream) -> None:
         peer = peer_host(stream)
-        refusal = self._refusal(peer)
-        if refusal is not None:
-            log.info("refused connection from %s: %s", peer, refusal.name)
-            with trio.move_on_after(1.0):
-                try:
-                    await stream.send_all(encode_line(refusal.value))
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass
-            await trio.aclose_forcefully(stream)
-            return
+        # The work up to the login prompt takes turns per address (fibsd.shell.admission).
+        turn = await self.turns.enter(peer)
         try:
-            await self._serve_connection(stream, peer)
+            refusal = self._refusal(peer)
+            if refusal is not None:
+                log.info("refused connection from %s: %s", peer, refusal.name)
+                with trio.move_on_after(1.0):
+                    try:
+                        await stream.send_all(encode_line(refusal.value))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
+                await trio.aclose_forcefully(stream)
+                return
+            try:
+                await self._serve_connection(stream, peer, turn)
+            finally:
+                self.connections_per_address.close(peer)
         finally:
-            self.connections_per_address.close(peer)
+            turn.leave()
 
     def _refusal(self, peer: str) -> Text | None:
-        """Why a new connection from `peer` is refused, or None (counted as open if not)."""
+        """Why a new connection from `peer` is refused, or None (counted as open if not).
+        The checks in memory come before the store's (a flood is refused cheaply)."""
         if not self.allow_list.allows(peer):
             return Text.ADDRESS_NOT_ALLOWED
-        if self.store.sanction_until("ban-address", peer, self.clock.now()) is not None:
-            return Text.BANNED
         if not self.connections_per_address.try_open(peer):
             return Text.TOO_MANY_CONNECTIONS
+        if self.store.sanction_until("ban-address", peer, self.clock.now()) is not None:
+            self.connections_per_address.close(peer)
+            return Text.BANNED
         return None
 
-    async def _serve_connection(self, stream: trio.abc.Stream, peer: str) -> None:
-        connection = Connection(stream, self.config, host=peer, flusher=self._flusher)
+    async def _serve_connection(self, stream: trio.abc.Stream, peer: str, turn: Turn) -> None:
+        connection = Connection(stream, self.config, host=peer, flusher=self._flusher,
+                                on_first_read=turn.leave)
         log.info("connection from %s", peer)
         try:
             if connection.needs_writer_task:  # TLS

@@ -34,6 +34,7 @@ import logging
 import re
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
@@ -170,7 +171,7 @@ class PostgreSQLDatabase:
             raise
         except psycopg.Error as error:
             self.close()
-            raise StoreError(f"database {_safe(url)}: {_one_line(error)}") from None
+            raise StoreError(f"database {_safe(url)}: {_scrub(_one_line(error), url)}") from None
 
     # --- connections -----------------------------------------------------------------
 
@@ -217,8 +218,10 @@ class PostgreSQLDatabase:
                 if self._closed:
                     raise StoreError("the store is closed") from None
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise StoreError(f"database {_safe(self.url)} unavailable: {_one_line(error)}") from None
-                log.warning("database unavailable (%s), retrying: %s", what, _one_line(error))
+                    raise StoreError(f"database {_safe(self.url)} unavailable: "
+                                     f"{_scrub(_one_line(error), self.url)}") from None
+                log.warning("database unavailable (%s), retrying: %s", what,
+                            _scrub(_one_line(error), self.url))
                 time.sleep(pause)  # a worker thread's wait, never the event loop's
                 pause = min(pause * 2, RETRY_PAUSE_MAX)
 
@@ -336,7 +339,13 @@ class PostgreSQLDatabase:
         """Whether transaction `txid` committed, asked once the database answers."""
         def attempt() -> bool:
             with self._connection() as connection:
-                row: Any = connection.execute("SELECT txid_status(%s)", (txid,)).fetchone()
+                try:
+                    row: Any = connection.execute("SELECT txid_status(%s)", (txid,)).fetchone()
+                except self._psycopg.errors.InvalidParameterValue:
+                    # "transaction ID N is in the future": the database crashed (its
+                    # postmaster killed) before the transaction reached its log, so crash
+                    # recovery never saw it: it did not commit.
+                    return False
                 return bool(row is not None and row[0] == "committed")
 
         committed: bool = self._retrying(attempt, "commit status")
@@ -484,6 +493,35 @@ def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
+def _password(url: str) -> str | None:
+    """The password a URL carries, as typed: in the user part (`user:PASSWORD@host`, up to
+    the last `@`, so an unencoded `@` in it counts) or as `password=` in the query."""
+    _scheme, separator, rest = url.partition("://")
+    at = rest.rfind("@")
+    if separator and at != -1 and ":" in rest[:at]:
+        return rest[:at].split(":", 1)[1]
+    found = re.search(r"[?&]password=([^&#]*)", url, re.IGNORECASE)
+    return found.group(1) if found else None
+
+
 def _safe(url: str) -> str:
     """The URL without its password, for messages and logs."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+    scheme, separator, rest = url.partition("://")
+    at = rest.rfind("@")
+    if separator and at != -1 and ":" in rest[:at]:
+        url = f"{scheme}://{rest[:at].split(':', 1)[0]}:***{rest[at:]}"
+    return re.sub(r"([?&]password=)[^&#]*", r"\1***", url, flags=re.IGNORECASE)
+
+
+def _scrub(text: str, url: str) -> str:
+    """`text` (a driver's error message) with the URL's password replaced: whole, decoded,
+    and each piece between URL delimiters (libpq splits an unencoded `@` in a password
+    off as part of the host name, and may quote that host in its error)."""
+    password = _password(url)
+    if not password:
+        return text
+    forms = {password, urllib.parse.unquote(password), *re.split(r"[@:/?#&=]", password)}
+    for form in sorted(forms, key=len, reverse=True):
+        if len(form) >= 3:  # (a piece of one or two letters would mask ordinary words)
+            text = text.replace(form, "***")
+    return text

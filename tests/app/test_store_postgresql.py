@@ -228,3 +228,23 @@ def test_a_server_on_sqlite_never_imports_the_postgresql_driver(tmp_path: Path) 
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120, check=False)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(("url", "secret"), [
+    # (the query names the host: libpq would take the password's tail for a host name)
+    ("postgresql://fibsd:s3cr@t!x@127.0.0.1:1/club?host=127.0.0.1&port=1", "s3cr@t!x"),
+    ("postgresql://fibsd:plain-secret@127.0.0.1:1/club", "plain-secret"),
+    ("postgresql://fibsd@127.0.0.1:1/club?password=hunter2x&connect_timeout=1", "hunter2x"),
+    ("postgresql://127.0.0.1:1/club?sslmode=disable&PASSWORD=hunter2x", "hunter2x"),
+])
+def test_a_password_never_shows_in_a_store_error_or_the_log(
+    url: str, secret: str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """However the URL carries it (an unencoded `@` in it, or `?password=`), the real
+    driver's failure to connect is reported without the password or any piece of it."""
+    with caplog.at_level("WARNING"), pytest.raises(StoreError) as caught:
+        PostgreSQLStore(url, wait_for_database=0.3)
+    said = str(caught.value) + "\n" + caplog.text
+    assert "***" in str(caught.value)
+    for piece in {secret, *secret.split("@")}:
+        assert piece not in said, said

@@ -46,6 +46,7 @@ if mode == "hang":
 if mode == "crash":
     os.kill(os.getpid(), signal.SIGKILL)
 if mode == "garbage":
+    print("Traceback: gnubg's own words about /internal/path", file=sys.stderr)
     pathlib.Path(os.environ["FIBSD_OUT"]).write_text("[1, 2")
     sys.exit(0)
 os.execv({gnubg!r}, [{gnubg!r}] + sys.argv[1:])
@@ -143,12 +144,13 @@ async def test_a_killed_worker_fails_its_job_only(start_server: Any, tmp_path: P
         await alice.read_until(lambda line, number=number: f"Match {number} is queued" in line)
     await wait_for(pool, lambda: ids[0] in pool.running)
     os.kill(pool.running[ids[0]], signal.SIGKILL)  # an operator (or the OOM killer)
+    # The user gets a plain sentence; gnubg's own words (its stderr) go to the log only.
     await alice.read_until(ending(f"** The analysis of match {ids[0]} failed: "
-                                  "gnubg was killed by SIGKILL."), timeout=LONG)
+                                  "the analysis engine stopped unexpectedly."), timeout=LONG)
     await alice.read_until(ending(f"** The analysis of match {ids[1]} failed: "
-                                  "gnubg was killed by SIGKILL."), timeout=LONG)  # by itself
-    await alice.read_until(lambda line: line.removeprefix("> ").startswith(
-        f"** The analysis of match {ids[2]} failed: gnubg wrote no result"), timeout=LONG)
+                                  "the analysis engine stopped unexpectedly."), timeout=LONG)  # by itself
+    await alice.read_until(ending(f"** The analysis of match {ids[2]} failed: "
+                                  "the analysis engine gave no result."), timeout=LONG)
     await alice.read_until(ending(f"** The analysis of match {ids[3]} is ready: "
                                   f"type 'analysis {ids[3]}'."), timeout=LONG)
     await alice.send(f"analysis {ids[3]}")
@@ -172,11 +174,11 @@ async def test_a_hung_worker_is_killed_at_its_time_limit(start_server: Any, tmp_
     await wait_for(pool, lambda: ids[0] in pool.running)
     hung = pool.running[ids[0]]
     await alice.read_until(ending(f"** The analysis of match {ids[0]} failed: "
-                                  "gnubg took longer than 1 seconds."), timeout=30)
+                                  "it took longer than the 1 second allowed."), timeout=30)
     assert not alive(hung)
     # The worker goes on with the next job (which hangs too).
     await alice.read_until(ending(f"** The analysis of match {ids[1]} failed: "
-                                  "gnubg took longer than 1 seconds."), timeout=30)
+                                  "it took longer than the 1 second allowed."), timeout=30)
     assert running.server.store.analysis_jobs() == []
     # The server answered all along.
     await alice.send("time")
@@ -250,3 +252,33 @@ async def test_a_clip_client_is_told_only_with_toggle_extensions(
     await alice.read_until(lambda line: f"Match {ids[1]} is queued" in line)
     await alice.read_until(f"** The analysis of match {ids[1]} is ready: "
                            f"type 'analysis {ids[1]}'.", timeout=LONG)
+
+
+async def test_gnubg_gets_a_clean_environment_and_the_log_gets_the_detail(
+    start_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server's secrets (a PGPASSWORD) never reach gnubg; a failure's detail (gnubg's
+    stderr) goes to the log, and the user gets a plain sentence."""
+    monkeypatch.setenv("PGPASSWORD", "s3cret-of-the-server")
+    monkeypatch.setenv("FIBSD_SOMETHING_ELSE", "x")
+    ids = seed_matches(tmp_path, 2)
+    gnubg, _control = fake_gnubg(tmp_path, {ids[0]: "garbage", ids[1]: "hang"})
+    running = await start(start_server, gnubg)
+    await register(running, "alice")
+    alice, _ = await telnet_login(running, "alice")
+    pool = running.server.analysis_pool
+    for number in ids:
+        await alice.send(f"analyse {number}")
+        await alice.read_until(lambda line, number=number: f"Match {number} is queued" in line)
+    told = await alice.read_until(ending(f"** The analysis of match {ids[0]} failed: "
+                                         "the analysis engine gave no result."), timeout=LONG)
+    assert not any("internal/path" in line for line in told)
+    assert "gnubg's own words about /internal/path" in caplog.text
+    await wait_for(pool, lambda: ids[1] in pool.running)
+    # (the environment the worker process was started with: the pool knows its PID once
+    # it has started, which is after the exec)
+    started_with = Path(f"/proc/{pool.running[ids[1]]}/environ").read_bytes().split(b"\0")
+    environment = {entry.split(b"=", 1)[0].decode() for entry in started_with if entry}
+    assert "PGPASSWORD" not in environment and "FIBSD_SOMETHING_ELSE" not in environment
+    assert {"FIBSD_MAT", "FIBSD_OUT", "HOME", "PATH"} <= environment
