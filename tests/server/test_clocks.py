@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import trio
+
 from fibsd.infra.wallclock import SystemClock
 from fibsd.domain.dice import ScriptedDice
 from tests.server.client import TestClient
