@@ -65,7 +65,10 @@ export function connect(mode) {
   ws.onmessage = (event) => {
     if (ws !== state.ws) return;
     const data = typeof event.data === "string" ? new TextEncoder().encode(event.data).buffer : event.data;
-    for (const line of state.splitter.feed(data)) onLine(line);
+    for (const line of state.splitter.feed(data)) {
+      onLine(line);
+      if (state.afterLine) state.afterLine(line);  // (a test's check after every line)
+    }
     onPrompt(state.splitter.pending);
   };
   ws.onclose = () => {

@@ -1,5 +1,5 @@
 // The match view: what FIBS's sentences about a match mean for the page (the turn, the
-// cube, resignations, results, the match saved, a dropped opponent, the clocks), and the
+// cube, resignations, results, the match saved, a dropped opponent), and the
 // buttons and the one line of plain words below the board. FIBS's telnet wording ("Type
 // 'accept' or 'reject'") never reaches the user: the page says what it means. The board
 // and the moving of checkers are moves.js's.
@@ -7,6 +7,7 @@
 import { applyMove, parseMoveText } from "./clip.js";
 import { $, RELOAD_MS, attention, log, notice, onClipLines, onLines, playing, myTurn, send, state, view } from "./client.js";
 import { inviteCommand, renderLobby } from "./lobby.js";
+import { stopClock } from "./clocks.js";
 
 // A tournament's pairing for this user: the match it starts is named by the tournament and
 // round. (Seen here, before tournaments.js is loaded: the match may start at once.)
@@ -21,20 +22,11 @@ onLines((line) => {
   let m;
   const b = state.board;
   const opp = b ? b.opponent : "";
-  // A match lost on time: the clocks stop, the result will say so.
-  if ((m = /^\*\* (You|\S+) ran out of time and loses? the match\.$/.exec(line))) {
-    state.onTime = m[1] === "You" ? "Your clock" : `${m[1]}'s clock`;
-    stopClock(m[1] === "You" ? state.name : m[1]);
-    return line.slice(3);
-  }
-  // The match clock (fibsd's extension line, docs/clocks.md).
-  if ((m = /^clock: (\S+) (\d+) (\S+) (\d+) (\d+) (\d+) (\S+) (delay|days)$/.exec(line))) {
-    state.clock = { names: [m[1], m[3]], reserve: [Number(m[2]), Number(m[4])], delayLeft: Number(m[6]),
-      mover: m[7], kind: m[8], at: Date.now() };
-    tickClock();
-    return true;
-  }
-  if ((m = /^\*\* You are now playing .* with (\S+)$|^You are now playing with (\S+)\./.exec(line))
+  if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line) && state.board && playing()) {
+    // The opponent is back (a reload, a reconnection): the match goes on as it was.
+    state.grace = null;
+    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
+  } else if ((m = /^\*\* You are now playing .* with (\S+)$|^You are now playing with (\S+)\./.exec(line))
       || (m = /^\*\* Player (\S+) has joined you|^Player (\S+) has joined you|^(\S+) has joined you\./.exec(line))) {
     newMatch(m[1] || m[2] || m[3]);
   } else if (/^Starting a new game with /.test(line)) {
@@ -45,7 +37,9 @@ onLines((line) => {
     attention("turn", "Your turn");
     renderControls();
     return true;
-  } else if (/^Please move \d+ pieces?\.$/.test(line)) {
+  } else if (/^(turn: \S+\.|match length: \d+|points for \S+: \d+)$/.test(line)) {
+    return true;  // FIBS's summary of a match sat down at again: the board says it
+} else if (/^Please move \d+ pieces?\.$/.test(line)) {
     return true;  // FIBS's telnet prompt: the line below the board says it, and the dice
   } else if (/^It's your turn to move\.$/.test(line)) {
     attention("turn", "Your turn");
@@ -98,16 +92,7 @@ onLines((line) => {
     renderControls();
     return true;
   } else if ((m = /^(You|\S+) wins? the (\d+) point match (\d+)-(\d+) \.$/.exec(line))) {
-    const who = m[1] === "You" ? "You win" : `${m[1]} wins`;
-    const last = state.onTime ? `${state.onTime} ran out of time.`
-      : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
-    const title = state.matchTitle ? `${state.matchTitle[0].toUpperCase()}${state.matchTitle.slice(1)}. ` : "";
-    state.result = { ...(state.result || {}), text: `${who} the ${m[2]}-point match ${m[3]}–${m[4]}${state.onTime ? " on time" : ""}.`,
-      score: `${title}${last}`.trim(), matchOver: true, next: false, stopped: false };
-    state.onTime = null;
-    stopClock();
-    if (b) newScore(isPlayer(m[1]) ? [m[3], m[4]] : [m[4], m[3]]);
-    state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
+    matchOver(m[1], m[2], m[3], m[4]);
     send("show saved");
   // The match stops: saved, or the opponent dropped.
   } else if (/^\*\* You terminated the game|^\*\* Player \S+ has left the game|^Your game with \S+ was saved\.$|^(\S+ logs out|Connection with \S+ timed out|Closed old connection with user \S+|Network error with \S+)\. The game was saved\.$/.test(line)) {
@@ -139,9 +124,6 @@ onLines((line) => {
     if (state.grace) state.grace.until = Date.now() + Number(m[1]) * 1000;
   } else if (/^\*\* \S+ did not come back: you claim the match\.$/.test(line)) {
     state.grace = null;
-  } else if (/^\S+ has joined you\. Your running match was loaded\.$/.test(line)) {
-    state.grace = null;
-    if (state.dropped) { state.dropped = null; clearTimeout(state.dropTimer); return true; }  // a reload
   } else if (/You're not watching anymore|^You stop watching /.test(line)) {
     if (b && !playing()) {
       state.result = { text: line.replace(/\.\. You're not watching anymore\./, ": you are no longer watching."), stopped: true };
@@ -169,6 +151,8 @@ onLines((line) => {
 const touch = () => matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 
 function newMatch(opponent) {
+  clearTimeout(state.dropTimer);
+  state.dropped = null;
   state.clock = null;
   state.onTime = null;
   $("notice").hidden = true;
@@ -200,11 +184,25 @@ view.newGame = newGame;
 // A game ends: the result says who won, how many points and whether it was a gammon or a
 // backgammon (points = cube x 1, 2 or 3); the board shows the final position (no board
 // follows a winning move: it is the last move made on the last board).
+// The match is over: WINNER ("You" or a name) won the LENGTH-point match WON-LOST.
+function matchOver(winner, length, won, lost) {
+  const who = winner === "You" ? "You win" : `${winner} wins`;
+  const last = state.onTime ? `${state.onTime} ran out of time.`
+    : state.result && state.result.kind ? `The last game: ${state.result.kind}, ${state.result.points}.` : "";
+  const title = state.matchTitle ? `${state.matchTitle[0].toUpperCase()}${state.matchTitle.slice(1)}. ` : "";
+  state.result = { ...(state.result || {}), text: `${who} the ${length}-point match ${won}–${lost}${state.onTime ? " on time" : ""}.`,
+    score: `${title}${last}`.trim(), matchOver: true, next: false, stopped: false };
+  state.onTime = null;
+  stopClock();
+  if (state.board) newScore(isPlayer(winner) ? [won, lost] : [lost, won]);
+  state.offer = null; state.waiting = null; state.grace = null; state.rollPrompt = false;
+}
+
 function gameOver(who, points) {
   const b = state.board;
   const factor = b ? Number(points.split(" ")[0]) / b.cube : 1;
   const kind = { 2: "a gammon", 3: "a backgammon" }[factor] || "";
-  state.result = { text: `${who} the game and ${points}${kind ? ` (${kind})` : ""}.`, next: false, kind, points };
+  state.result = { text: `${who} the game and ${points}${kind ? ` (${kind})` : ""}.`, next: true, kind, points };
   state.offer = null; state.waiting = null; state.rollPrompt = false; state.readyToSend = false;
   state.selected = null; state.dice = [];
   $("resign-confirm").hidden = true;
@@ -220,6 +218,17 @@ function gameOver(who, points) {
     view.render();
   }
   addMove(who.replace(/ wins?$/, ""), `wins ${points}`);
+  // Whether the match is over follows in the next lines; the score says it already, so the
+  // page never shows a result with nothing to do (Next game, or the match's end).
+  if (b && b.matchLength !== 9999) {
+    const winner = who === "You win" ? "You" : who.replace(/ wins$/, "");
+    const first = isPlayer(winner);
+    const score = [b.score[0] + (first ? parseInt(points, 10) : 0), b.score[1] + (first ? 0 : parseInt(points, 10))];
+    if (Math.max(...score) >= b.matchLength) {
+      matchOver(winner, b.matchLength, Math.max(...score), Math.min(...score));
+      view.render();
+    }
+  }
 }
 
 // Is NAME the board's first player (the viewer, or the watched player)?
@@ -261,50 +270,6 @@ function tickGrace() {
   state.graceTimer = setTimeout(tickGrace, 1000);
 }
 
-// The clocks: the running one counts down its delay, then its reserve, from the line's arrival.
-function clockText(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
-  return (hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}` : `${hms[1]}`) + `:${String(hms[2]).padStart(2, "0")}`;
-}
-
-// The clocks stop (the match is over): each shows what it had left; the loser's, if named,
-// shows 0:00.
-function stopClock(loser = null) {
-  const c = state.clock;
-  if (!c) return;
-  const gone = (Date.now() - c.at) / 1000;
-  c.reserve = c.reserve.map((left, i) => (c.names[i] === loser ? 0
-    : c.names[i] === c.mover ? Math.max(0, left - Math.max(0, gone - c.delayLeft)) : left));
-  c.mover = "-";
-  c.delayLeft = 0;
-  c.at = Date.now();
-  tickClock();
-}
-
-export function tickClock() {
-  clearTimeout(state.clockTimer);
-  const c = state.clock, b = state.board;
-  const box = $("clocks");
-  if (!c || !b) { box.hidden = true; return; }
-  const me = b.player === "You" ? state.name : b.player;
-  const gone = (Date.now() - c.at) / 1000;
-  const shown = [0, 1].map((i) => {
-    if (c.names[i] !== c.mover) return { left: c.reserve[i], delay: 0 };
-    return { left: c.reserve[i] - Math.max(0, gone - c.delayLeft), delay: Math.max(0, c.delayLeft - gone) };
-  });
-  const part = (i, id) => {
-    const el = $(id);
-    el.textContent = `${c.names[i] === me ? (b.player === "You" ? "You" : me) : c.names[i]} ${clockText(shown[i].left)}`
-      + (shown[i].delay > 0 ? ` (+${Math.ceil(shown[i].delay)} s)` : "");
-    el.className = c.names[i] === c.mover ? "running" : "";
-  };
-  const mine = c.names[0] === me ? 0 : 1;
-  part(mine, "clock-me");
-  part(1 - mine, "clock-them");
-  box.hidden = false;
-  if (c.mover !== "-") state.clockTimer = setTimeout(tickClock, 250);
-}
 
 export function addMove(who, text) {
   state.moveList.push(`${who === state.name ? "You" : who}: ${text.trim()}`);

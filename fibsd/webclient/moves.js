@@ -6,7 +6,8 @@
 import { applyMove, destination, moveText, parseBoard, parseMoveText } from "./clip.js";
 import { describe, drawBoard } from "./board.js";
 import { $, myTurn, onClipLines, send, state, store, stored, view } from "./client.js";
-import { addMove, renderControls, tickClock } from "./match.js";
+import { addMove, renderControls } from "./match.js";
+import { tickClock } from "./clocks.js";
 
 const STEP_MS = 350;  // one checker of an opponent's move, when it is shown step by step
 
@@ -36,6 +37,7 @@ function onBoard(board) {
     const mover = board.player !== "You" && steps.who === board.player ? 1 : -1;
     const moves = parseMoveText(steps.text, previous, mover);
     let shown = previous;
+    state.shown = previous;  // (until the steps are drawn, the drawing is the previous board)
     moves.forEach(([from, to], i) => {
       setTimeout(() => {
         if (id !== state.animation) return;

@@ -332,7 +332,10 @@ def test_a_reload_is_not_a_drop(browser: WebDriver, tmp_path: Path) -> None:
         bob.focus().refresh()
         bob.logged_in("bob")
         bob.wait(lambda: bob.visible("#match-view") and bob.text("#score").startswith("You 0"), "bob back in his match")
-        alice.wait_log("bob has joined you")
+        alice.wait(lambda: "bob has joined you" in alice.log_text() or alice.js("return fibsd.dropped") is None
+                   and alice.js("return fibsd.board && fibsd.board.opponent") == "bob", "bob back")
+        # No drop notice is pending: none will come later either.
+        alice.wait(lambda: alice.js("return fibsd.dropped") is None, "the drop forgotten")
         play(alice, (8, 5), (6, 5))
         bob.wait(lambda: bob.dice() == "6,5", "bob's roll")
         carol.wait(lambda: carol.counts() == alice.counts() and "alice moves" in carol.log_text(), "carol still watching")
