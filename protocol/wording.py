@@ -1017,6 +1017,8 @@ class Text(enum.Enum):
     SETBOT_CLEARED = "** {name} is not marked as a bot any more."
     WHOIS_BOT = "  {name} is a bot."
     WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
+    WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
+    HOUSE_BOT_BUSY = "** {name} is a house bot and plays one match at a time. Try again when it is free, or invite another house bot ('who' lists them)."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
@@ -1038,6 +1040,8 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.ANALYSIS_FAILED: None,
     Text.WHOIS_BOT: None,
     Text.WHOIS_HOUSE_BOT: None,
+    Text.WHOIS_HOUSE_BOT_RECORD: None,
+    Text.HOUSE_BOT_BUSY: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
     Text.CLOCK_STATE: None,

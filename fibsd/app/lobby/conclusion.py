@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fibsd.app.lobby.rating import rate
+from fibsd.app.lobby.rating import rate, rated_between
 from fibsd.app.lobby.seating import announce_to_others, pair_key
 from fibsd.app.outcome import Ending, MatchFinished, Outcome
 from fibsd.app.play import match_clock
@@ -69,7 +69,8 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
     finished = MatchFinished(
         players=names, winner=winner, score=score, length=length, started_at=started_at,
-        finished_at=finished_at, rated=length is not None, ending=ending, tournament=table.tournament,
+        finished_at=finished_at, rated=bool(updates) if updates is not None else
+        length is not None and rated_between(registry, names), ending=ending, tournament=table.tournament,
     )
     out.finished.append(finished)
 

@@ -22,6 +22,7 @@ from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.domain.accounts import Account
 from fibsd.domain.ratings import rating_calculation_block, rating_change
+from fibsd.infra.house_bots import house_bot_named
 
 #: (name, new rating, new experience) of each player, as the store takes them.
 Updates = list[tuple[str, float, int]]
@@ -35,6 +36,8 @@ def rate(registry: Registry, winner: str, loser: str, length: int, out: Outcome,
     had to be read: then the rating follows in the background, and writes its own."""
     known = registry.known_account(winner), registry.known_account(loser)
     if known[0] is not None and known[1] is not None:
+        if not _counts(registry, known[0], known[1]):
+            return []  # (a house bot's match, with `bots_rated = false`)
         return _apply(registry, known[0], known[1], length, seated, out)
     seated = tuple(seated)
     read = registry.read(lambda store: (store.get_account(winner), store.get_account(loser)),
@@ -51,11 +54,28 @@ def _rate_later(registry: Registry, accounts: tuple[Account | None, Account | No
     # login, another match rated) may not have reached the store when it was read.
     fresh = [None if read is None else registry.known_account(read.name) or read for read in accounts]
     winner, loser = fresh
-    if winner is None or loser is None:
-        return out  # (an account deleted meanwhile: nothing to rate)
+    if winner is None or loser is None or not _counts(registry, winner, loser):
+        return out  # (an account deleted meanwhile, or a house bot's match: not rated)
     updates = _apply(registry, winner, loser, length, seated, out)
     out.write(lambda store: store.update_ratings(updates))
     return out
+
+
+def rated_between(registry: Registry, names: Sequence[str]) -> bool:
+    """Whether a fixed-length match between `names` will change ratings, before their
+    accounts are read: always, unless one of them is a house bot and the operator turned
+    that off (`bots_rated = false`)."""
+    if registry.config.bots_rated:
+        return True
+    return not any(house_bot_named(registry.config.house_bots, name) for name in names)
+
+
+def _counts(registry: Registry, first: Account, second: Account) -> bool:
+    """`rated_between`, for the accounts: a house bot's name on a bot's account only."""
+    if registry.config.bots_rated:
+        return True
+    return not any(player.bot and house_bot_named(registry.config.house_bots, player.name)
+                   for player in (first, second))
 
 
 def _apply(registry: Registry, winner: Account, loser: Account, length: int,
