@@ -21,10 +21,11 @@ permessage-deflate: CLIP lines are short, and inflating is a way to make a small
 from __future__ import annotations
 
 import gzip
+import json
 import hashlib
 import importlib.resources
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
 import h11
@@ -173,6 +174,7 @@ class WebListener:
         allows: Callable[[str], bool],
         allowed_origins: tuple[str, ...],
         request_timeout_seconds: float,
+        house_bots: Sequence[tuple[str, str]] = (),
     ) -> None:
         self._serve_stream = serve_stream
         self._peer_of = peer_of
@@ -180,6 +182,10 @@ class WebListener:
         self._allowed_origins = frozenset(origin.lower() for origin in allowed_origins)
         self._request_timeout = request_timeout_seconds
         self.files = load_static_files()
+        # Issue 36: the house bots (name, strength) for the page's "Play the computer".
+        self.files["/house-bots.json"] = (json.dumps(
+            [{"name": name, "strength": strength} for name, strength in house_bots]).encode(),
+            "application/json")
         # The same files gzipped once (the page weighs a third as much on the wire).
         self.gzipped = {path: gzip.compress(body, 9, mtime=0) for path, (body, _) in self.files.items()}
         # Each file's validator, per encoding: a reload asks "If-None-Match" and gets 304.

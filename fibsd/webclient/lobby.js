@@ -126,7 +126,22 @@ export function inviteCommand(name) {
   return words.join(" ");
 }
 
+// Issue 36: the house bots the server runs (name, strength), offered when online and free.
+let houseBots = [];
+fetch("/house-bots.json").then((r) => (r.ok ? r.json() : [])).then((bots) => { houseBots = bots; renderLobby(); })
+  .catch(() => {});
+
+function renderComputer() {
+  const free = houseBots.filter((b) => { const u = state.users.get(b.name); return u && u.ready && !u.opponent; });
+  const select = $("computer-bot");
+  const chosen = select.value;
+  select.replaceChildren(...free.map((b) => new Option(`${b.strength} (${b.name})`, b.name)));
+  if (free.some((b) => b.name === chosen)) select.value = chosen;
+  $("computer").hidden = free.length === 0 || playing();
+}
+
 export function renderLobby() {
+  renderComputer();
   const body = $("who").tBodies[0];
   body.replaceChildren();
   const users = [...state.users.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -184,6 +199,7 @@ function row(cls, text) {
   return div;
 }
 
+$("computer-play").addEventListener("click", () => send(inviteCommand($("computer-bot").value)));
 $("ready").addEventListener("change", () => send("toggle ready"));
 $("away").addEventListener("change", (e) => send(e.target.checked ? "away playing elsewhere" : "back"));
 $("invite-kind").addEventListener("change", () => {

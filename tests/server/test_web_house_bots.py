@@ -1,0 +1,52 @@
+"""The web page's "Play the computer" (issue 36) in headless Chromium against a real
+server running two house bots (real GNU Backgammon): the choice lists the free house bots
+with their strengths, and one click invites the chosen one with the lobby's match options;
+the match starts in the page."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
+
+from fibsd.infra.house_bots import HouseBot
+from fibsd.infra.wallclock import SystemClock
+from fibsd.tools.bots.gnubg import DEFAULT_GNUBG
+from tests.server import conftest
+from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
+
+__all__ = ["browser"]  # (the fixture, shared with the other browser tests)
+
+pytestmark = pytest.mark.slow
+
+BOTS = (HouseBot("hb_web_beginner", strength="beginner"), HouseBot("hb_web_expert", strength="expert"))
+
+
+def test_play_the_computer_from_the_lobby(browser: WebDriver, tmp_path: Path) -> None:  # noqa: F811
+    if not os.access(DEFAULT_GNUBG, os.X_OK):
+        pytest.fail(f"GNU Backgammon is missing at {DEFAULT_GNUBG}: ./scripts/test installs it")
+    threaded = ThreadedServer(tmp_path, None)  # type: ignore[arg-type]  # secure dice
+    threaded.config = conftest.test_config(tmp_path, **{
+        "web.web_enabled": True, "web.web_port": 0,
+        "bots.house_bots": [{"name": bot.name, "strength": bot.strength} for bot in BOTS]})
+    threaded.clock = SystemClock()  # type: ignore[assignment]  # the bots pace themselves by it
+    with threaded as server:
+        page = Page(browser, server.url)
+        register(page, "webby")
+        choice = lambda: Select(page.find("#computer-bot"))  # noqa: E731
+        page.wait(lambda: page.visible("#computer") and len(choice().options) == len(BOTS),
+                  "Play the computer with both house bots")
+        assert [option.text for option in choice().options] == [
+            f"{bot.settings.described} ({bot.name})" for bot in BOTS]
+        choice().select_by_value("hb_web_beginner")
+        page.fill("#invite-length", "1")
+        shot(page, "play-the-computer")
+        page.click("#computer-play")
+        page.wait_log("Player hb_web_beginner has joined you for a 1 point match.")
+        page.wait(lambda: page.visible("#match-view"), "the match against the computer")
+        page.wait(lambda: "hb_web_beginner" in page.text("#match-view"), "the bot's name at the board")
+        assert not page.visible("#computer")  # (playing: no second invitation from here)
+        shot(page, "match-against-the-computer")
