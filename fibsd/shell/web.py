@@ -21,9 +21,9 @@ permessage-deflate: CLIP lines are short, and inflating is a way to make a small
 from __future__ import annotations
 
 import gzip
-import json
 import hashlib
 import importlib.resources
+import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 BOTS = (HouseBot("hb_web_beginner", strength="beginner"), HouseBot("hb_web_expert", strength="expert"))
 
 
-def test_play_the_computer_from_the_lobby(browser: WebDriver, tmp_path: Path) -> None:  # noqa: F811
+def test_play_the_computer_from_the_lobby(browser: WebDriver, tmp_path: Path) -> None:
     if not os.access(DEFAULT_GNUBG, os.X_OK):
         pytest.fail(f"GNU Backgammon is missing at {DEFAULT_GNUBG}: ./scripts/test installs it")
     threaded = ThreadedServer(tmp_path, None)  # type: ignore[arg-type]  # secure dice
@@ -36,7 +36,7 @@ def test_play_the_computer_from_the_lobby(browser: WebDriver, tmp_path: Path) ->
     with threaded as server:
         page = Page(browser, server.url)
         register(page, "webby")
-        choice = lambda: Select(page.find("#computer-bot"))  # noqa: E731
+        choice = lambda: Select(page.find("#computer-bot"))
         page.wait(lambda: page.visible("#computer") and len(choice().options) == len(BOTS),
                   "Play the computer with both house bots")
         assert [option.text for option in choice().options] == [
