@@ -208,3 +208,15 @@ async def test_a_bot_killed_mid_match_is_started_again_and_the_match_goes_on(sta
     await client.send(f"invite {bot.name} unlimited")
     await client.read_until(lambda line: Text.JOINED_YOU_UNLIMITED.value.format(name=bot.name) in line,
                             timeout=LINE_SECONDS)
+
+
+async def test_without_gnubg_the_server_says_once_that_the_house_bots_are_off(
+        start_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    running = await start_server(**{"bots.house_bots": [attrs.asdict(STRENGTHS[0])],
+                                    "bots.bots_gnubg": "/nonexistent/gnubg"})
+    said = [record.getMessage() for record in caplog.records if "house bots are off" in record.getMessage()]
+    assert said == ["the house bots are off: GNU Backgammon is not installed (/nonexistent/gnubg "
+                    "not found) (install the Debian package gnubg, or set bots_gnubg)"]
+    assert running.server.house_bots.pids == {} and not running.server.house_bots.enabled
+    player = await Player.join_server(running, "alone")  # (the server serves regardless)
+    await player.command("whois hb_beginner", "No information found on user hb_beginner.")
