@@ -215,8 +215,8 @@ async def test_without_gnubg_the_server_says_once_that_the_house_bots_are_off(
     running = await start_server(**{"bots.house_bots": [attrs.asdict(STRENGTHS[0])],
                                     "bots.bots_gnubg": "/nonexistent/gnubg"})
     said = [record.getMessage() for record in caplog.records if "house bots are off" in record.getMessage()]
-    assert said == ["the house bots are off: GNU Backgammon is not installed (/nonexistent/gnubg "
-                    "not found) (install the Debian package gnubg, or set bots_gnubg)"]
+    assert said == [("the house bots are off: GNU Backgammon is not installed (/nonexistent/gnubg "
+                     "not found) (install the Debian package gnubg, or set bots_gnubg)")]
     assert running.server.house_bots.pids == {} and not running.server.house_bots.enabled
     player = await Player.join_server(running, "alone")  # (the server serves regardless)
     await player.command("whois hb_beginner", "No information found on user hb_beginner.")
