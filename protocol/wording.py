@@ -994,6 +994,7 @@ class Text(enum.Enum):
     SETBOT_DONE = "** {name} is marked as a bot now."
     SETBOT_CLEARED = "** {name} is not marked as a bot any more."
     WHOIS_BOT = "  {name} is a bot."
+    WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
@@ -1014,6 +1015,7 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.ANALYSIS_READY: None,
     Text.ANALYSIS_FAILED: None,
     Text.WHOIS_BOT: None,
+    Text.WHOIS_HOUSE_BOT: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
     Text.CLOCK_STATE: None,

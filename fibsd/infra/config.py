@@ -26,6 +26,7 @@ typo must not silently leave a default in force):
     [tournaments] tournament_creators, tournament_noshow_seconds
     [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
                  clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
+    [bots]       house_bots, bots_gnubg, bots_rated, bots_restart_max_seconds
 
 Key names are exactly the `Config` field names, so an error message, the file and the
 code use one name for each setting. Relative paths (`db_path`, `motd_file`) are relative
@@ -44,6 +45,7 @@ from typing import Final, Literal
 
 import attrs
 
+from fibsd.infra.house_bots import HouseBot, house_bots_from
 from fibsd.infra.passwords import SCHEMES, PasswordHasher, Scheme
 from protocol.vocabulary import name_problem
 
@@ -104,6 +106,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "clock_max_reserve_seconds",
         "correspondence_max_days",
     ),
+    # Issue 36: house bots run by the server (fibsd/shell/house_bots.py, docs/bots.md).
+    "bots": ("house_bots", "bots_gnubg", "bots_rated", "bots_restart_max_seconds"),
 }
 REGISTRATION_POLICIES: Final = ("open", "closed", "code")
 TOURNAMENT_CREATORS: Final = ("members", "admins")
@@ -288,6 +292,10 @@ def _validate(config: Config) -> None:
     _seconds("clock_max_delay_seconds", config.clock_max_delay_seconds, 0, 3600)
     _seconds("clock_max_reserve_seconds", config.clock_max_reserve_seconds, 1, 7 * 24 * 3600)
     _seconds("correspondence_max_days", config.correspondence_max_days, 0.0001, 365)
+    _text("bots_gnubg", config.bots_gnubg, 4096)
+    if type(config.bots_rated) is not bool:
+        raise _fail("bots_rated", "must be true or false", config.bots_rated)
+    _seconds("bots_restart_max_seconds", config.bots_restart_max_seconds, 1, 24 * 3600)
 
 
 def _origins(value: object) -> tuple[str, ...]:
@@ -323,6 +331,13 @@ def _networks(value: object) -> tuple[str, ...]:
 def _to_path(value: object) -> object:
     # Accept str from TOML/CLI; leave anything else for the validator to name.
     return Path(value) if isinstance(value, str) and value and "\0" not in value else value
+
+
+def _to_house_bots(value: object) -> tuple[HouseBot, ...]:
+    try:
+        return house_bots_from(value)
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"setting 'house_bots': {error}", "house_bots") from None
 
 
 def _to_tuple(value: object) -> object:
@@ -426,6 +441,13 @@ class Config:
     clock_max_delay_seconds: float = 60.0
     clock_max_reserve_seconds: float = 6 * 3600.0
     correspondence_max_days: float = 30.0
+    # [bots] (docs/bots.md): the house bots the server runs and restarts (none by default;
+    # conf/fibsd.toml lists three), gnubg for them, whether their matches are rated, and
+    # the longest wait before a dead bot is started again.
+    house_bots: tuple[HouseBot, ...] = attrs.field(default=(), converter=_to_house_bots)
+    bots_gnubg: str = "/usr/games/gnubg"
+    bots_rated: bool = True
+    bots_restart_max_seconds: float = 60.0
 
     def __attrs_post_init__(self) -> None:
         _validate(self)

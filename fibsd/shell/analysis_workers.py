@@ -34,7 +34,8 @@ import trio
 
 from fibsd.domain.match_analysis import GNUBG_SCRIPT, AnalysisDone, AnalysisError, read_gnubg_output
 
-__all__ = ["AnalysisPool", "GnubgFailed", "GnubgRun", "find_gnubg", "run_gnubg"]
+__all__ = ["AnalysisPool", "GnubgFailed", "GnubgRun", "die_with_the_server", "exited", "find_gnubg",
+           "run_gnubg"]
 
 log = logging.getLogger("fibsd.shell.analysis_workers")
 
@@ -79,7 +80,7 @@ def _find_prctl() -> Callable[..., int] | None:
 _PRCTL = _find_prctl()
 
 
-def _die_with_the_server(server: int) -> Callable[[], None]:
+def die_with_the_server(server: int) -> Callable[[], None]:
     """Run in the child before gnubg starts: the kernel kills it when the server's thread
     that started it dies (Linux's parent-death signal), so a kill -9 of the server leaves
     no worker behind; if the server is already gone, do not start at all."""
@@ -137,7 +138,7 @@ async def run_gnubg(
                 process = subprocess.Popen(  # noqa: ASYNC220
                     [gnubg, "-t", "-q", "-p", str(work / "analyse.py")],
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,
-                    env=env, cwd=folder, preexec_fn=_die_with_the_server(os.getpid()),  # noqa: PLW1509
+                    env=env, cwd=folder, preexec_fn=die_with_the_server(os.getpid()),  # noqa: PLW1509
                 )
             except (OSError, subprocess.SubprocessError) as error:
                 raise GnubgFailed("the analysis engine could not be started",
@@ -149,12 +150,12 @@ async def run_gnubg(
                 if on_started is not None:
                     on_started(process.pid)
                 with trio.move_on_after(time_limit_seconds) as limit:
-                    await _exited(process)
+                    await exited(process)
             finally:
                 if process.poll() is None:
                     process.kill()
                     with trio.CancelScope(shield=True):
-                        await _exited(process)
+                        await exited(process)
         if limit.cancelled_caught:
             allowed = f"{time_limit_seconds:g} second" + ("" if time_limit_seconds == 1 else "s")
             raise GnubgFailed(f"it took longer than the {allowed} allowed",
@@ -186,7 +187,7 @@ async def run_gnubg(
     return GnubgRun(output, sgf, time.monotonic() - started)
 
 
-async def _exited(process: subprocess.Popen[bytes]) -> None:
+async def exited(process: subprocess.Popen[bytes]) -> None:
     """Wait, without blocking the event loop, until `process` has exited, and reap it."""
     pidfd = os.pidfd_open(process.pid)  # readable once the process has exited
     try:

@@ -47,6 +47,7 @@ import trio
 
 from fibsd.shell.admission import AddressTurns, BurstListener, Turn
 from fibsd.shell.analysis_workers import AnalysisPool, find_gnubg
+from fibsd.shell.house_bots import HouseBots
 from fibsd.domain.match_analysis import AnalysisDone
 from fibsd.app import dispatch, presence, presentation, results, timers
 from fibsd.app.outcome import Job, Outcome, Recipient
@@ -176,6 +177,9 @@ class Server:
                 fetch=self._match_for_analysis, deliver=self._analysis_arrived,
             )
 
+        # Issue 36: the house bots, processes of their own started after the listeners.
+        self.house_bots = HouseBots(config, store, self.hasher, self.clock.now)
+
     # ----------------------------------------------------------------- serving
 
     async def serve(
@@ -205,6 +209,9 @@ class Server:
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:
                         await self._serve_web(nursery, self._web)
+                    if self.listeners:  # (they log in on the plain port; cancelled at the stop)
+                        port = self.listeners[0].socket.getsockname()[1]
+                        await nursery.start(self.house_bots.run, port)
                     task_status.started(self.listeners)
                     try:
                         await self._stop_requested.wait()

@@ -40,8 +40,14 @@ def test_defaults_are_safe() -> None:
 
 def test_shipped_toml_equals_the_defaults() -> None:
     # One deliberate difference: ./scripts/serve serves the web client (issue 16), while a
-    # Config built in code (tests, benchmarks, embedders) opens no HTTP port unasked.
-    assert Config.from_toml(SHIPPED_TOML) == attrs.evolve(Config.default(), web_enabled=True)
+    # Config built in code (tests, benchmarks, embedders) opens no HTTP port unasked; and
+    # it runs the three house bots (issue 36), where a Config built in code runs none.
+    shipped = Config.from_toml(SHIPPED_TOML)
+    assert [(bot.name, bot.strength) for bot in shipped.house_bots] == [
+        ("gnubg_beginner", "beginner"), ("gnubg_intermediate", "intermediate"),
+        ("gnubg_expert", "expert")]
+    assert shipped == attrs.evolve(Config.default(), web_enabled=True,
+                                   house_bots=shipped.house_bots)
 
 
 def test_shipped_toml_documents_every_setting() -> None:
@@ -213,3 +219,26 @@ def test_clock_settings_are_read_and_checked(tmp_path: Path) -> None:
     assert bad.value.setting == "clock_max_reserve_seconds"
     with pytest.raises(ConfigError):
         Config.from_toml(write(tmp_path, "[clocks]\ncorrespondence_max_days = 400\n"))
+
+
+@pytest.mark.parametrize(("bots", "wanted"), [
+    ('"gnubg_expert"', "setting 'house_bots': must be a list of tables"),
+    ('[{ name = "a b" }]', "setting 'house_bots': house bot name 'a b' is not a possible user name"),
+    ('[{ name = "bot", strength = "godlike" }]', "strength must be one of beginner, intermediate, expert"),
+    ('[{ name = "bot", engine = "xg" }]', "engine must be one of gnubg"),
+    ('[{ name = "bot" }, { name = "BOT" }]', "house bot BOT is listed twice"),
+    ('[{ name = "bot", plies = 3 }]', "unknown key 'plies' in a house bot"),
+])
+def test_a_bad_house_bot_stops_start_up_with_one_line(tmp_path: Path, bots: str, wanted: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Config.from_toml(write(tmp_path, f"[bots]\nhouse_bots = {bots}\n"))
+    assert wanted in str(caught.value) and "\n" not in str(caught.value)
+    assert caught.value.setting == "house_bots"
+
+
+def test_house_bots_are_read_with_their_strengths(tmp_path: Path) -> None:
+    config = Config.from_toml(write(tmp_path, '[bots]\nhouse_bots = [{ name = "Bert", strength = "beginner" }]\n'
+                                              "bots_rated = false\n"))
+    (bot,) = config.house_bots
+    assert (bot.name, bot.engine, bot.settings.plies, bot.settings.noise) == ("Bert", "gnubg", 0, 0.06)
+    assert config.bots_rated is False

@@ -152,6 +152,10 @@ def _whois_answer(registry: Registry, session: Session, name: str, stored: Accou
         bot=account.bot and session.extensions,  # (an extension line too)
     )
     out.lines(session, *whois_lines(info, zone))
+    house = next((bot for bot in registry.config.house_bots if bot.name.lower() == account.name.lower()), None)
+    if house is not None and account.bot:  # (a house bot: the server runs it, at this strength)
+        out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT, name=account.name,
+                                    strength=house.settings.described))
     return out
 
 

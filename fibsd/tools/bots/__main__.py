@@ -24,7 +24,11 @@ from fibsd.tools.bots.strategy import RandomStrategy, Strategy
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--name", required=True, help="the bot's account (registered if new)")
-    common.add_argument("--password", required=True)
+    secret = common.add_mutually_exclusive_group(required=True)
+    secret.add_argument("--password")
+    secret.add_argument("--password-stdin", action="store_true",
+                        help="read the password from the first line of standard input "
+                             "(kept out of the process list; the server's house bots use it)")
     common.add_argument("--host", default="127.0.0.1")
     common.add_argument("--port", type=int, default=4321)
     common.add_argument("--invite", metavar="NAME", help="invite NAME whenever both are free")
@@ -43,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     gnubg_bot = kinds.add_parser("gnubg", parents=[common], help="GNU Backgammon plays")
     gnubg_bot.add_argument("--gnubg", default=DEFAULT_GNUBG, help="the gnubg executable")
     gnubg_bot.add_argument("--plies", type=int, default=0, help="evaluation depth (0 = fastest)")
+    gnubg_bot.add_argument("--noise", type=float, default=0.0,
+                           help="gnubg's evaluation noise (standard deviation in equity; 0 = none)")
     return parser
 
 
@@ -50,8 +56,9 @@ def config_from(args: argparse.Namespace) -> BotConfig:
     accept = None
     if args.accept_from:
         accept = frozenset(name for name in args.accept_from.split(",") if name)
+    password = sys.stdin.readline().strip() if args.password_stdin else args.password
     return BotConfig(
-        args.name, args.password, host=args.host, port=args.port, ready=not args.not_ready,
+        args.name, password, host=args.host, port=args.port, ready=not args.not_ready,
         accept_from=accept, invite=args.invite, invite_length=args.length, matches=args.matches,
         after_login=tuple(f"tournament join {name}" for name in args.tournament),
     )
@@ -76,7 +83,8 @@ async def _play(config: BotConfig, strategy: Strategy) -> list[MatchResult]:
 async def _main(args: argparse.Namespace) -> list[MatchResult]:
     config = config_from(args)
     if args.kind == "gnubg":
-        async with GnubgStrategy.started(executable=args.gnubg, plies=args.plies) as gnubg:
+        async with GnubgStrategy.started(executable=args.gnubg, plies=args.plies,
+                                           noise=args.noise) as gnubg:
             return await _play(config, gnubg)
     return await _play(config, RandomStrategy(seed=args.seed))
 

@@ -27,14 +27,16 @@ equity; resignations are judged from those.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import itertools
 import logging
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -96,16 +98,59 @@ def apply_gnubg_move(position: Position, text: str) -> Position:
     return Position(tuple(me), tuple(opp))
 
 
-def _command_file(socket_path: Path, plies: int) -> str:
+def _command_file(socket_path: Path, plies: int, noise: float = 0.0) -> str:
     # Fastest useful settings: one thread, `plies`-ply evaluation for plays and cube
-    # (0-ply answers in about a millisecond), then listen for the bot.
+    # (0-ply answers in about a millisecond), then listen for the bot. Noise (gnubg's
+    # own way to play weaker) is a random error of that standard deviation in equity.
+    noisy = [
+        f"set evaluation {kind} evaluation {setting}"
+        for kind in ("chequerplay", "cubedecision")
+        for setting in (f"noise {noise:g}", "deterministic off")
+    ] if noise else []
     return "\n".join([
         "set threads 1",
         f"set evaluation chequerplay evaluation plies {plies}",
         f"set evaluation cubedecision evaluation plies {plies}",
+        *noisy,
         f"external {socket_path}",
         "",
     ])
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _find_prctl() -> Callable[..., int] | None:
+    try:
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None  # not Linux: aclose still stops gnubg by its PID
+    return prctl
+
+
+#: Looked up once, here: the child only calls it (nothing is loaded between fork and exec).
+_PRCTL = _find_prctl()
+
+
+def _die_with(parent: int) -> Callable[[], None]:
+    """Run in gnubg's process before it starts: the kernel kills it when the bot's thread
+    that started it dies (so a kill -9 of the bot leaves no gnubg behind)."""
+    def arrange() -> None:
+        if _PRCTL is not None:
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+    return arrange
+
+
+async def _exited(process: subprocess.Popen[bytes]) -> None:
+    """Wait, without blocking the event loop, until `process` has exited, and reap it."""
+    pidfd = os.pidfd_open(process.pid)  # readable once the process has exited
+    try:
+        await trio.lowlevel.wait_readable(pidfd)
+    finally:
+        os.close(pidfd)
+    process.wait()  # (it has exited: this only reaps it)
 
 
 class GnubgStrategy:
@@ -117,15 +162,17 @@ class GnubgStrategy:
         *,
         executable: str = DEFAULT_GNUBG,
         plies: int = 0,
+        noise: float = 0.0,
         startup_timeout_seconds: float = 30.0,
         answer_timeout_seconds: float = 30.0,
     ) -> None:
         self.executable = executable
         self.plies = plies
+        self.noise = noise
         self.startup_timeout_seconds = startup_timeout_seconds
         self.answer_timeout_seconds = answer_timeout_seconds
         self.unmatched_plays = 0  # gnubg answers that matched no legal play (should stay 0)
-        self._process: trio.Process | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._stream: trio.SocketStream | None = None
         self._directory: Path | None = None
         self._buffer = b""
@@ -152,15 +199,21 @@ class GnubgStrategy:
         self._directory = Path(tempfile.mkdtemp(prefix="fibsd-gnubg-"))
         socket_path = self._directory / "external.sock"
         commands = self._directory / "commands.txt"
-        commands.write_text(_command_file(socket_path, self.plies))
+        commands.write_text(_command_file(socket_path, self.plies, self.noise))
         output = (self._directory / "gnubg.log").open("wb")
         try:
-            self._process = await trio.lowlevel.open_process(
+            # Started from the event loop's own thread, not a worker thread as trio's
+            # open_process does: the parent-death signal follows the thread that started
+            # the child, and this one lives as long as the bot.
+            self._process = subprocess.Popen(  # noqa: ASYNC220
                 [self.executable, "--tty", "--quiet", "--no-rc", "--commands", str(commands)],
                 stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
                 # gnubg keeps preferences under $HOME/.gnubg: give it a private one.
                 env={**os.environ, "HOME": str(self._directory)},
+                preexec_fn=_die_with(os.getpid()),  # noqa: PLW1509
             )
+        except OSError as error:
+            raise GnubgError(f"gnubg could not be started: {error}") from None
         finally:
             output.close()
         with trio.move_on_after(self.startup_timeout_seconds):
@@ -193,10 +246,10 @@ class GnubgStrategy:
             if process is not None and process.poll() is None:
                 process.terminate()
                 with trio.move_on_after(5.0) as waited:
-                    await process.wait()
+                    await _exited(process)
                 if waited.cancelled_caught:
                     process.kill()
-                    await process.wait()
+                    await _exited(process)
             if self._directory is not None:
                 shutil.rmtree(self._directory, ignore_errors=True)
                 self._directory = None

@@ -1,0 +1,186 @@
+"""House bots run by the server (issue 36), against the real GNU Backgammon: the server
+starts them as processes of their own, a telnet user plays a 1-point match to the end
+against each strength, a CLIP client finds them marked, a bot killed with kill -9 in the
+middle of a match is started again and the match goes on, and the server stops with no
+bot process left."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+import attrs
+import pytest
+import trio
+
+from fibsd.infra.house_bots import HouseBot
+from fibsd.infra.wallclock import SystemClock
+from fibsd.rules import legal_plays
+from fibsd.tools.bots.gnubg import DEFAULT_GNUBG
+from fibsd.tools.bots.moves import play_line, position_of
+from protocol.board import BoardLine
+from protocol.wording import Text
+from tests.server.client import TestClient
+from tests.server.helpers import register, telnet_login
+from tests.server.players import Player
+
+#: Generous bounds for a slow, shared machine (the test waits on lines, not on time).
+LINE_SECONDS = 20.0
+MATCH_MOVES = 400
+
+STRENGTHS = (HouseBot("hb_beginner", strength="beginner"),
+             HouseBot("hb_intermediate", strength="intermediate"),
+             HouseBot("hb_expert", strength="expert"))
+
+
+def _require_gnubg() -> None:
+    if not os.access(DEFAULT_GNUBG, os.X_OK):
+        pytest.fail(f"GNU Backgammon is missing at {DEFAULT_GNUBG}: apt-get install -y gnubg "
+                    "(./scripts/test installs it)")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped) counts as gone.
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [int(word) for word in children.read().split()]
+    except OSError:
+        return []
+
+
+async def _bots_online(running: Any, names: list[str]) -> None:
+    """Wait until every bot in `names` is logged in and ready to play (as the registry
+    sees it)."""
+    bots = running.server.house_bots
+    with trio.fail_after(LINE_SECONDS):
+        while not all((session := running.server.registry.get(name)) is not None
+                      and session.account.toggles.ready for name in names):
+            with trio.move_on_after(0.2):  # (a login renews no event here: look again)
+                await bots.changed.wait()
+
+
+def _clean(line: str) -> str:
+    return line.removeprefix("> ")
+
+
+async def _play_to_end(client: TestClient, bot: str, *, on_first_turn: Any = None) -> str:
+    """React to the server's cues until the 1-point match ends; the result line. Each cue
+    makes the user look at the board and do what it shows (roll, or the first legal play)."""
+    for _ in range(MATCH_MOVES):
+        line = _clean(await client.read_line(timeout=LINE_SECONDS))
+        if line.startswith(("You win the 1 point match", f"{bot} wins the 1 point match")):
+            return line
+        cue = line in (Text.YOUR_TURN_ROLL_OR_DOUBLE.value, Text.YOUR_TURN_TO_MOVE.value) \
+            or (line.startswith("Please move ") and line.endswith(" pieces."))
+        if "wants to resign. You will win" in line or line.endswith("Type 'accept' or 'reject'."):
+            await client.send("accept")
+        elif cue:
+            if on_first_turn is not None:
+                await on_first_turn()
+                on_first_turn = None
+            await client.send("board")
+            lines = await client.read_until(lambda text: _clean(text).startswith("board:"),
+                                            timeout=LINE_SECONDS)
+            board = BoardLine.decode(_clean(lines[-1]))
+            if board.turn != board.colour:
+                continue
+            if board.player_dice == (0, 0):
+                await client.send("roll")
+            else:
+                plays = legal_plays(position_of(board), board.player_dice)
+                if plays:
+                    await client.send(play_line(plays[0], board.colour))
+    raise AssertionError(f"the match against {bot} did not end: {client.lines[-20:]}")
+
+
+async def _telnet_user(running: Any, name: str) -> TestClient:
+    await register(running, name)
+    client, _ = await telnet_login(running, name)
+    await client.send("set boardstyle 3")
+    await client.read_until(lambda line: "Value of 'boardstyle' set to 3." in line)
+    return client
+
+
+async def _invite(client: TestClient, bot: str) -> None:
+    await client.send(f"invite {bot} 1")
+    try:
+        await client.read_until(lambda line: Text.JOINED_YOU_MATCH.value.format(name=bot, length=1) in line,
+                                timeout=LINE_SECONDS)
+    except trio.TooSlowError:
+        raise AssertionError(f"{bot} never joined: {client.lines[-10:]}") from None
+
+
+async def test_house_bots_of_each_strength_play_marked_and_stop_with_the_server(start_server: Any) -> None:
+    _require_gnubg()
+    running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(bot) for bot in STRENGTHS]})
+    bots = running.server.house_bots
+    names = [bot.name for bot in STRENGTHS]
+    await _bots_online(running, names)
+    pids = dict(bots.pids)
+    assert sorted(pids) == sorted(names)
+
+    # A CLIP client finds them marked as bots, with their strength.
+    watcher = await Player.join_server(running, "clipper", extensions=True)
+    for bot in STRENGTHS:
+        await watcher.send(f"whois {bot.name}")
+        await watcher.expect(f"  {bot.name} is a bot.")
+        await watcher.expect(f"  {bot.name} is a house bot: {bot.settings.described}.")
+
+    # A telnet user plays a 1-point match to the end against each strength (at once).
+    results: dict[str, str] = {}
+
+    async def play(bot: str) -> None:
+        client = await _telnet_user(running, f"t_{bot[3:]}")
+        await _invite(client, bot)
+        results[bot] = await _play_to_end(client, bot)
+
+    async with trio.open_nursery() as nursery:
+        for name in names:
+            nursery.start_soon(play, name)
+    assert sorted(results) == sorted(names)
+
+    # Their gnubg processes are their children; the server's stop leaves none of them.
+    engines = [child for pid in pids.values() for child in _children(pid)]
+    assert len(engines) == len(names)
+    running.server.request_stop()  # (as SIGTERM does)
+    with trio.fail_after(LINE_SECONDS):
+        await running.stopped.wait()
+    assert bots.pids == {}
+    with trio.fail_after(LINE_SECONDS):
+        while any(_alive(pid) for pid in [*pids.values(), *engines]):
+            await trio.sleep(0.05)  # (the kernel reaps gnubg after its bot died)
+
+
+async def test_a_bot_killed_mid_match_is_started_again_and_the_match_goes_on(start_server: Any) -> None:
+    _require_gnubg()
+    bot = HouseBot("hb_fast", strength="intermediate")
+    running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(bot)]})
+    bots = running.server.house_bots
+    await _bots_online(running, [bot.name])
+    first = bots.pids[bot.name]
+    client = await _telnet_user(running, "survivor")
+    await _invite(client, bot.name)
+
+    async def kill_the_bot() -> None:
+        os.kill(first, signal.SIGKILL)
+        await client.read_until(
+            lambda line: Text.JOINED_MATCH_LOADED.value.format(name=bot.name) in line,
+            timeout=LINE_SECONDS)
+
+    result = await _play_to_end(client, bot.name, on_first_turn=kill_the_bot)
+    assert "1 point match" in result
+    assert bots.starts[bot.name] == 2 and bots.pids[bot.name] != first
+    assert not _alive(first)
