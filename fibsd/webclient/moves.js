@@ -181,6 +181,7 @@ export function render() {
   $("match-info").textContent = text.match + (state.matchTitle ? ` · ${state.matchTitle}` : "");
   $("pips").textContent = text.pips;
   tickClock();
+  if (state.chouette) state.chouette.render();  // (its header over the match's)
 }
 view.render = render;
 
