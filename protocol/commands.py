@@ -954,6 +954,12 @@ def _clock_number(word: str | None) -> float | None:
     return float(word)
 
 
+def parse_clock_words(words: list[str]) -> tuple[InviteClock | None, list[str]]:
+    """The clock words among lowered words (`invite`'s, `chouette create`'s), and the
+    rest; CommandError (the usage line) for a malformed clock."""
+    return _parse_invite_clock(words)
+
+
 def _parse_invite_clock(words: list[str]) -> tuple[InviteClock | None, list[str]]:
     """The clock words among an invitation's extra words (club-play.md K9), and the rest.
     `clock` [DELAY RESERVE | fast | normal | casual | bullet] [overtime SECONDS], or

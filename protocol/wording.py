@@ -758,6 +758,28 @@ class Text(enum.Enum):
     CORRESPONDENCE_LEFT = "** {name} left the correspondence match. It goes on: the clock runs for whoever is to move."
     CORRESPONDENCE_YOU_LEFT = "** You left the correspondence match with {name}. It goes on: type 'correspondence {opponent}' to come back."
     CORRESPONDENCE_SAT_DOWN = "** {name} sits down at your correspondence match."
+    # A chouette's clock (club-play.md K6, docs/clocks.md): the box's time against the team's.
+    CHOUETTE_CLOCK_USAGE = (
+        "** usage: chouette create [multi|single] [key=value ...] clock [<delay> <reserve per game>"
+        " | fast | normal | casual | bullet] [overtime <seconds>]"
+    )
+    CHOUETTE_CLOCK_BOX = "the box ({name})"
+    CHOUETTE_CLOCK_TEAM = "the team ({name})"
+    CHOUETTE_CLOCK_TERMS = "Chouette clock: {text}."
+    CHOUETTE_CLOCK_ROW = "  {side}: {duration} left{text}"
+    CHOUETTE_HEADER_CLOCK = "Chouette clock: box {box_time}, team {team_time}."
+    CHOUETTE_IN_OVERTIME = "Chouette: {side} used up the reserve: {duration} of overtime."
+    CHOUETTE_LOST_ON_TIME = "Chouette: {side} ran out of time and loses the game: each cube settles as a single game."
+    # A match that ended with a player away, as the text of a FIBS message to him
+    # (`Message from NAME: ...`, CLIP 9): the result, then how it ended.
+    RESULT_MESSAGE = "{winner} won the {length} point match against {loser} {score}-{opponent_score}"
+    RESULT_MESSAGE_CORRESPONDENCE = "{winner} won the {length} point correspondence match against {loser} {score}-{opponent_score}"
+    RESULT_MESSAGE_UNLIMITED = "{winner} won the unlimited match against {loser}"
+    ENDED_BORNE_OFF = ": the last game was played out."
+    ENDED_DOUBLE_PASSED = ": {name} refused a double."
+    ENDED_RESIGNED = ": {name} resigned."
+    ENDED_ON_TIME = ": {name} ran out of time."
+    ENDED_CLAIMED = ": {name} dropped and did not come back."
     YOU_BEAVER = "You beaver. The cube shows {cube}."
     BEAVERS_CUBE = "{name} beavers. The cube shows {cube}."
     BEAVERS = "{name} beavers."
@@ -995,6 +1017,8 @@ class Text(enum.Enum):
     SETBOT_CLEARED = "** {name} is not marked as a bot any more."
     WHOIS_BOT = "  {name} is a bot."
     WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
+    WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
+    HOUSE_BOT_BUSY = "** {name} is a house bot and plays one match at a time. Try again when it is free, or invite another house bot ('who' lists them)."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
@@ -1016,6 +1040,8 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.ANALYSIS_FAILED: None,
     Text.WHOIS_BOT: None,
     Text.WHOIS_HOUSE_BOT: None,
+    Text.WHOIS_HOUSE_BOT_RECORD: None,
+    Text.HOUSE_BOT_BUSY: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
     Text.CLOCK_STATE: None,
@@ -1155,6 +1181,7 @@ FIELD_KINDS: Final[Mapping[str, FieldKind]] = {
     # (durations in words, "1 second", "1.5 seconds")
     **dict.fromkeys(("noshow", "delay_phrase", "reserve_phrase"), FieldKind.TEXT),
     **dict.fromkeys(("band", "played", "best"), FieldKind.TEXT),  # engine analysis
+    **dict.fromkeys(("side", "box_time", "team_time"), FieldKind.TEXT),  # a chouette's clock
 }
 
 # Kinds whose values may contain spaces: after such a field, the words of a line no longer

@@ -5,7 +5,8 @@ chouette's. It keeps the registry's open chouettes (loading the saved ones on fi
 so a restart or a kill -9 resumes every table), seats users and lets them go, starts and
 closes tables, reattaches a returning player (`arrive`) and notes a departing one
 (`depart`, for `fibsd.app.presence`), and drives the engine's clock: `tick` applies the
-answer time, the reattach grace period and the box's absence limit (docs/chouette.md).
+answer time, the reattach grace period and the box's absence limit (docs/chouette.md),
+and the table's clock, if it has one (`chouette_clock`, docs/clocks.md).
 The core has no timers: the core's one tick (`fibsd.app.timers`), which the shell runs
 every second, calls `tick`, and every chouette command of a table's users checks its
 deadlines first (`tick_table`).
@@ -14,12 +15,13 @@ deadlines first (`tick_table`).
 from __future__ import annotations
 
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import chouette_presence
+from fibsd.app.play import chouette_clock, chouette_presence, match_clock
 from fibsd.app.play.chouette import ChouetteTable, refusal
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.domain.dice import SeededDice
 from fibsd.rules.chouette import BadSetting, Chouette, ChouetteError, TablePhase, parse_settings
+from fibsd.rules.timecontrol import MatchClock, TimeControl
 from protocol.messages import TextLine
 from protocol.wording import Text
 
@@ -98,7 +100,10 @@ def _announce(registry: Registry, sessions: list[Session], out: Outcome) -> None
 # ------------------------------------------------------------------ seats
 
 
-def create(registry: Registry, session: Session, words: tuple[str, ...], out: Outcome) -> None:
+def create(registry: Registry, session: Session, words: tuple[str, ...], out: Outcome, *,
+           clock: TimeControl | None = None) -> None:
+    """`chouette create`: a new table with `words`' settings, and `clock`'s terms if any
+    (the box's and the team's time per game, `chouette_clock`)."""
     try:
         settings = parse_settings(words)
     except BadSetting as bad:
@@ -114,7 +119,11 @@ def create(registry: Registry, session: Session, words: tuple[str, ...], out: Ou
     known[table_id] = table
     table.present[session.key] = session
     session.chouette = table
+    if clock is not None:
+        table.timer = MatchClock(clock)
     described = ", ".join(f"{key}={value}" for key, value in settings.describe())
+    if clock is not None:
+        described += ", clock=" + match_clock.terms(clock)
     out.to(session, TextLine.of(Text.CHOUETTE_CREATED, name=session.name, n=table_id, text=described))
     if isinstance(dice, SeededDice):
         out.to(session, TextLine.of(Text.CHOUETTE_DICE_COMMITMENT, commitment=dice.commitment))
@@ -220,8 +229,9 @@ def depart(registry: Registry, session: Session, out: Outcome) -> None:
 
 def tick_table(registry: Registry, table: ChouetteTable[Session], out: Outcome,
                now: float | None = None) -> None:
-    chouette_presence.tick(table, registry.clock.now() if now is None else now,
-                           registry.config.reconnect_grace_seconds, out)
+    when = registry.clock.now() if now is None else now
+    chouette_clock.check(table, when, out)  # (a side out of time loses the game first)
+    chouette_presence.tick(table, when, registry.config.reconnect_grace_seconds, out)
     settle(registry, table, out)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fibsd.app import aftermath, chouettes, tournaments, watchers
-from fibsd.app.lobby.correspondence import load_correspondence
+from fibsd.app.lobby.correspondence import load_correspondence, release_drop
 from fibsd.app.lobby.interruptions import Interruption, interrupt, reseat
 from fibsd.app.lobby.seating import stop_watching
 from fibsd.app.outcome import ClipBytes, Outcome, Write
@@ -102,6 +102,8 @@ def _back_to_the_board(registry: Registry, session: Session, taken_over: Table[S
     waiting = registry.suspended.get(session.key)
     if waiting is not None and any(seat is not None for seat in waiting.seats):
         reseat(registry, waiting, session, out, takeover=False)
+    elif waiting is not None:  # (brought back at start, nobody at the table)
+        release_drop(registry, waiting, session, out)
 
 
 def _greet(

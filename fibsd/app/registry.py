@@ -177,6 +177,13 @@ class Registry:
             return online.account
         return self._gone_accounts.get(name_key(name))
 
+    def remember_account(self, account: Account) -> None:
+        """An offline user's account as the core last changed it (a rating read through
+        the store and changed: `fibsd.app.lobby.rating`), known from now on like a gone
+        user's, so the next change builds on it rather than on an older read."""
+        if self.get(account.name) is None:
+            self._gone_accounts[name_key(account.name)] = account
+
     def update_gone_account(self, account: Account) -> None:
         """A user who left changed (their rating, after a match claimed against them)."""
         key = name_key(account.name)

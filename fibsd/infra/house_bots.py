@@ -14,7 +14,7 @@ import attrs
 
 from protocol.vocabulary import name_problem
 
-__all__ = ["ENGINES", "STRENGTHS", "HouseBot", "Strength", "house_bots_from"]
+__all__ = ["ENGINES", "STRENGTHS", "HouseBot", "Strength", "house_bot_named", "house_bots_from"]
 
 
 @attrs.frozen
@@ -80,3 +80,8 @@ def house_bots_from(value: object) -> tuple[HouseBot, ...]:
             raise ValueError(f"house bot {name} is listed twice")
         bots.append(HouseBot(name, engine, strength))
     return tuple(bots)
+
+
+def house_bot_named(bots: tuple[HouseBot, ...], name: str) -> HouseBot | None:
+    """The house bot called `name` (in any case, as user names are), or None."""
+    return next((bot for bot in bots if bot.name.lower() == name.lower()), None)

@@ -205,6 +205,8 @@ class Server:
                     self._nursery = nursery
                     await nursery.start(trio.serve_listeners, self._handle_stream, listeners)
                     self._ensure_ticker()  # (saved tables are loaded now)
+                    # The clocks that run while nobody is there (a background read).
+                    await self._apply(results.clocks_at_start(self.registry), issuer=None)
                     if self._tls_context is not None:  # TLS beside the plain listener
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:

@@ -238,6 +238,10 @@ class SavedMatchStore(Protocol):
     def saved_matches_of(self, name: str) -> list[tuple[str, dict[str, object]]]:
         """(opponent's name key, data) of every saved match `name` takes part in."""
 
+    def saved_clocked_matches(self) -> list[dict[str, object]]:
+        """The data of every saved match with a clock (read at start: the correspondence
+        matches and the clocks that run through a drop go on, docs/clocks.md)."""
+
 
 class MatchRecordStore(Protocol):
     """Finished matches, kept for `.mat` export."""

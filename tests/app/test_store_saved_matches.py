@@ -179,3 +179,14 @@ def test_forgotten_games_leave_memory_and_come_back_in_the_record(backend: Store
             store.record_match(players=("carol", "dave"), match_data=tail, length=None,
                                score=(0, 0), winner=None, started_at=0.0, finished_at=2.0,
                                saved_games_before=3)
+
+
+def test_the_saved_matches_with_a_clock_are_read_at_start_with_their_patches(backend: StoreBackend) -> None:
+    with backend.open() as store:
+        store.save_match("alice", "bob", {"format": 1, "match": {}}, 1.0)  # no clock
+        store.save_match("carol", "alice", {"format": 1, "clock": {"running": 0}, "dropped": None,
+                                            "match": {}}, 2.0)
+        store.patch_saved_match("alice", "carol", [("update", (), {"dropped": [0, 5.0]})], 3.0)
+    with backend.open() as store:
+        assert store.saved_clocked_matches() == [
+            {"format": 1, "clock": {"running": 0}, "dropped": [0, 5.0], "match": {}}]

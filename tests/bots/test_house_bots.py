@@ -152,6 +152,14 @@ async def test_house_bots_of_each_strength_play_marked_and_stop_with_the_server(
             nursery.start_soon(play, name)
     assert sorted(results) == sorted(names)
 
+    # Rated (bots_rated defaults to true), and each bot's record counts its match.
+    for bot in STRENGTHS:
+        player = running.server.registry.get(f"t_{bot.name[3:]}")
+        assert player is not None and player.account.experience == 1
+        won = results[bot.name].startswith(f"{bot.name} wins")
+        await watcher.send(f"whois {bot.name}")
+        await watcher.expect(f"  Record in finished matches: {int(won)} won, {int(not won)} lost.")
+
     # Their gnubg processes are their children; the server's stop leaves none of them.
     engines = [child for pid in pids.values() for child in _children(pid)]
     assert len(engines) == len(names)
@@ -167,12 +175,19 @@ async def test_house_bots_of_each_strength_play_marked_and_stop_with_the_server(
 async def test_a_bot_killed_mid_match_is_started_again_and_the_match_goes_on(start_server: Any) -> None:
     _require_gnubg()
     bot = HouseBot("hb_fast", strength="intermediate")
-    running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(bot)]})
+    running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(bot)],
+                                                         "bots.bots_rated": False})
     bots = running.server.house_bots
     await _bots_online(running, [bot.name])
     first = bots.pids[bot.name]
     client = await _telnet_user(running, "survivor")
     await _invite(client, bot.name)
+
+    # A busy house bot: whoever else invites it is told why, and what to do.
+    latecomer = await Player.join_server(running, "latecomer", extensions=True)
+    await latecomer.send(f"invite {bot.name} 1")
+    await latecomer.expect(f"** {bot.name} is already playing with someone else.")
+    await latecomer.expect(Text.HOUSE_BOT_BUSY.value.format(name=bot.name))
 
     async def kill_the_bot() -> None:
         os.kill(first, signal.SIGKILL)
@@ -184,3 +199,7 @@ async def test_a_bot_killed_mid_match_is_started_again_and_the_match_goes_on(sta
     assert "1 point match" in result
     assert bots.starts[bot.name] == 2 and bots.pids[bot.name] != first
     assert not _alive(first)
+    # The operator turned rating off for house bots: nobody's rating moved.
+    survivor = running.server.registry.get("survivor")
+    assert survivor is not None and survivor.account.experience == 0
+    assert running.server.registry.get(bot.name).account.experience == 0

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import trio
+
 from fibsd.infra.wallclock import SystemClock
 from fibsd.domain.dice import ScriptedDice
 from tests.server.client import TestClient
@@ -61,3 +63,26 @@ async def test_the_invited_player_who_does_nothing_loses_on_time(start_server: A
     await alice.expect("  Rating: 1490.00 Experience: 1")
     await alice.send("clock")
     await alice.expect("** No clock: you're not playing or watching a match with one.")
+
+
+async def test_a_correspondence_match_ends_after_a_restart_with_nobody_of_it_online(start_server: Any) -> None:
+    """The server's start loads the correspondence matches (a background read) and its
+    ticker ends one that runs out though neither player ever logs in again."""
+    running = await start_server(dice=ScriptedDice([1, 3], coin=0))  # a manual clock
+    alice = await Player.join_server(running, "alice")
+    bob = await Player.join_server(running, "bob")
+    await alice.send("invite bob 1 days 1")
+    await bob.send("join alice")
+    await bob.expect("It's your turn to move.")  # bob is to move; both go
+    await running.stop()
+    restarted = await start_server(dice=ScriptedDice(), clock=running.clock)
+    carol = await Player.join_server(restarted, "carol")
+    running.clock.advance(86400)
+    seen: list[str] = []
+    for _attempt in range(200):  # (the ticker looks once a second at most)
+        await carol.send("whois bob")
+        seen = await carol.client.read_until(lambda line: line.startswith("  Rating:"))
+        if seen[-1] == "  Rating: 1490.00 Experience: 1":
+            break
+        await trio.sleep(0.05)
+    assert seen[-1] == "  Rating: 1490.00 Experience: 1"  # bob lost on time, and was rated

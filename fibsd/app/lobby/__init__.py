@@ -2,8 +2,9 @@
 
     start            a match begins: from an invitation, or a saved match resumed (§6.2, §6.3)
     interruptions    it stops without ending: saved, waiting for a dropper, reseat, claim (§6.11)
-    correspondence   correspondence matches: days per move, loaded at login (club-play.md K7)
+    correspondence   correspondence matches: days per move, loaded at start and login (K7)
     conclusion       it ends: `conclude` after any action, `finish_match` for every end (§6.9)
+    rating           its rating, whoever is online (an absent player's account read in a job)
     seating          what they share: seating players, the reports, a restored table
 
 On the ladder this package is one rung (beside `fibsd.app.chouettes` and

@@ -10,8 +10,9 @@ as data (`MatchFinished`) for what acts on a match's end above the lobby.
 
 from __future__ import annotations
 
-import attrs
+from collections.abc import Callable
 
+from fibsd.app.lobby.rating import rate, rated_between
 from fibsd.app.lobby.seating import announce_to_others, pair_key
 from fibsd.app.outcome import Ending, MatchFinished, Outcome
 from fibsd.app.play import match_clock
@@ -19,11 +20,10 @@ from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.domain.dice import SeededDice
-from fibsd.domain.ratings import rating_calculation_block, rating_change
 from fibsd.rules import MatchWon
 from fibsd.store.api import Store
-from protocol.messages import TextLine
-from protocol.wording import Text
+from protocol.messages import Message, TextLine
+from protocol.wording import Text, render
 
 
 def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: Outcome,
@@ -41,36 +41,14 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
         # on time, not a drop; nobody waits for him any more.
         registry.suspended.pop(table.names[table.dropped[0]].lower(), None)
         table.dropped = None
-    updates: list[tuple[str, float, int]] = []
     winner, loser = won.winner, 1 - won.winner
     score = won.score
     length = match.length
     winner_session, loser_session = table.seats[winner], table.seats[loser]
-    # A player who dropped and was claimed against is not online: the account as the
-    # server last saw it (it left during this run; its rating changes only here).
-    w = winner_session.account if winner_session is not None else registry.known_account(table.names[winner])
-    lo = loser_session.account if loser_session is not None else registry.known_account(table.names[loser])
-    if length is not None and w is not None and lo is not None:
-        change = rating_change(
-            winner_rating=w.rating, winner_experience=w.experience,
-            loser_rating=lo.rating, loser_experience=lo.experience, match_length=length,
-        )
-        block = rating_calculation_block(change, winner_name=w.name, loser_name=lo.name)
-        for player in (winner_session, loser_session):
-            if player is not None and player.account.toggles.ratings:
-                out.lines(player, *block)
-        if winner_session is not None:
-            winner_session.account = attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience)
-        if loser_session is not None:
-            loser_session.account = attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience)
-        if winner_session is None:
-            registry.update_gone_account(
-                attrs.evolve(w, rating=change.winner_rating, experience=change.winner_experience))
-        if loser_session is None:
-            registry.update_gone_account(
-                attrs.evolve(lo, rating=change.loser_rating, experience=change.loser_experience))
-        updates = [(w.name, change.winner_rating, change.winner_experience),
-                   (lo.name, change.loser_rating, change.loser_experience)]
+    at_table = [player for player in (winner_session, loser_session) if player is not None]
+    # Rated whoever is online: a player away is read through the store (`rating`).
+    updates = None if length is None else rate(registry, table.names[winner], table.names[loser],
+                                                length, out, seated=at_table)
     if length is not None:
         fields = dict(length=length, score=score[winner], opponent_score=score[loser])
         table.say(out, winner, TextLine.of(Text.YOU_WIN_MATCH, **fields),
@@ -80,6 +58,7 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
                              **fields)
         # (The watchers heard it from the table already.)
         announce_to_others(registry, table, report, out, told=set(table.watchers()))
+    _tell_those_away(registry, table, won, ending, out)
     table.reveal_seed(out)
     stored = match.forgotten_count  # the games only the saved match still holds
     state = match.to_dict(finished_from=stored)
@@ -90,7 +69,8 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     names, started_at, finished_at = table.names, table.started_at, registry.clock.now()
     finished = MatchFinished(
         players=names, winner=winner, score=score, length=length, started_at=started_at,
-        finished_at=finished_at, rated=bool(updates), ending=ending, tournament=table.tournament,
+        finished_at=finished_at, rated=bool(updates) if updates is not None else
+        length is not None and rated_between(registry, names), ending=ending, tournament=table.tournament,
     )
     out.finished.append(finished)
 
@@ -98,7 +78,7 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
         # One transaction: the record and both new ratings are stored together or not at all.
         finished.record.id = store.record_match(
             players=names, match_data=state, length=length, score=score, winner=winner,
-            started_at=started_at, finished_at=finished_at, ratings=updates,
+            started_at=started_at, finished_at=finished_at, ratings=updates or (),
             saved_games_before=stored,
         )
 
@@ -112,6 +92,54 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
     for seated in (winner_session, loser_session):
         if seated is not None:
             registry.announce_status(seated, out)
+
+
+_HOW_IT_ENDED = {
+    Ending.BORNE_OFF: Text.ENDED_BORNE_OFF,
+    Ending.DOUBLE_PASSED: Text.ENDED_DOUBLE_PASSED,
+    Ending.RESIGNED: Text.ENDED_RESIGNED,
+    Ending.TIME: Text.ENDED_ON_TIME,
+    Ending.CLAIMED: Text.ENDED_CLAIMED,
+}
+
+
+def _tell_those_away(registry: Registry, table: Table[Session], won: MatchWon, ending: Ending,
+                     out: Outcome) -> None:
+    """A player not at the table when his correspondence match (or a match on time) ended
+    hears of it as a FIBS message from his opponent (`Message from bob: ...`, CLIP 9,
+    which every client shows): at once if he is online elsewhere, at his next login
+    otherwise (docs/clocks.md)."""
+    if not (match_clock.is_correspondence(table) or ending is Ending.TIME):
+        return
+    away = [seat for seat in (0, 1) if table.seats[seat] is None]
+    if not away:
+        return
+    winner, loser = table.names[won.winner], table.names[1 - won.winner]
+    length = table.match.length
+    if length is None:
+        result = render(Text.RESULT_MESSAGE_UNLIMITED, winner=winner, loser=loser)
+    else:
+        kind = (Text.RESULT_MESSAGE_CORRESPONDENCE if match_clock.is_correspondence(table)
+                else Text.RESULT_MESSAGE)
+        result = render(kind, winner=winner, loser=loser, length=length,
+                        score=won.score[won.winner], opponent_score=won.score[1 - won.winner])
+    text = result + render(_HOW_IT_ENDED[ending], name=loser)
+    now = int(registry.clock.now())
+    for seat in away:
+        recipient, sender = table.names[seat], table.names[1 - seat]
+        online = registry.get(recipient)
+        if online is not None:
+            note = Message(sender, now, text)
+            online.received_messages.append(note)
+            out.to(online, note)
+        else:
+            out.write(_leave_message(recipient, sender, now, text))
+
+
+def _leave_message(recipient: str, sender: str, at: int, text: str) -> Callable[[Store], None]:
+    def leave(store: Store) -> None:
+        store.add_message(recipient, sender, at, text)
+    return leave
 
 
 def conclude(registry: Registry, table: Table[Session], out: Outcome) -> None:

@@ -64,33 +64,105 @@ def load_correspondence(registry: Registry, session: Session, out: Outcome) -> N
 def _loaded_correspondence(registry: Registry, session: Session,
                            saved: list[tuple[str, dict[str, Any]]]) -> Outcome:
     out = Outcome()
-    loaded: list[Table[Session]] = []
-    for _opponent, data in saved:
-        clock = data.get("clock")
-        names = data.get("names")
-        if not isinstance(clock, dict) or not isinstance(names, list) or len(names) != 2:
-            continue
-        if not isinstance(clock.get("control"), dict) or clock["control"].get("per_move") is None:
-            continue
-        key = pair_key(str(names[0]), str(names[1]))
-        if key in registry.correspondence:
-            continue  # (running here already, or loaded while the read ran)
-        try:
-            table = restore_table(registry, data)
-        except ValueError:
-            continue
-        registry.correspondence[key] = table
-        timer = table.timer
-        if timer is not None and timer.running is not None and timer.since < registry.started_at:
-            # The stint spans a restart: nobody could move while the server was down, and
-            # the server cannot tell when it went down: the stint starts again.
-            timer.since = registry.started_at
-            table.persist(out)
-        if not catch_up_clock(registry, table, out):  # (a deadline that passed ends it)
-            loaded.append(table)
+    loaded = [table for _opponent, data in saved
+              if (table := _bring_back(registry, data, out)) is not None]
     if loaded and registry.get(session.name) is session:
         _remind(registry, session, out, only=loaded)
     return out
+
+
+def load_running_clocks(registry: Registry) -> Outcome:
+    """At start: every saved match whose clock runs while nobody is there comes back into
+    play, so that the one tick ends what runs out whether or not anyone logs in: the
+    correspondence matches (K7), and the matches whose dropper's clock ran when the
+    server stopped (K8: it runs on). The saved matches are a background read."""
+    out = Outcome()
+    out.run(attrs.evolve(registry.read(lambda store: store.saved_clocked_matches(),
+                                       lambda saved: _loaded_at_start(registry, saved),
+                                       name="running clocks at start"), holds_prompt=False))
+    return out
+
+
+def _loaded_at_start(registry: Registry, saved: list[dict[str, Any]]) -> Outcome:
+    out = Outcome()
+    for data in saved:
+        if _dropper_away(registry, data) is not None:
+            _bring_back_drop(registry, data, out)
+        else:
+            _bring_back(registry, data, out)
+    return out
+
+
+def _dropper_away(registry: Registry, data: dict[str, Any]) -> int | None:
+    """The seat of the dropper whose clock ran when this match was saved, if he is still
+    away (None: no clock runs through a drop here)."""
+    clock, dropped, names = data.get("clock"), data.get("dropped"), data.get("names")
+    if not isinstance(clock, dict) or not isinstance(dropped, list) or not isinstance(names, list):
+        return None
+    seat = dropped[0] if dropped else None
+    if seat not in (0, 1) or clock.get("running") != seat or len(names) != 2:
+        return None
+    if registry.get(str(names[seat])) is not None:
+        return None  # he logged in meanwhile: an ordinary saved match
+    return int(seat)
+
+
+def _bring_back_drop(registry: Registry, data: dict[str, Any], out: Outcome) -> None:
+    """A dropper's clock that ran when the server stopped runs on (from the restart, as a
+    crash's stint does): the match waits for him as after any drop, nobody seated, until
+    he comes back (`release_drop`) or his time runs out."""
+    try:
+        table = restore_table(registry, data)
+        seat, at = int(data["dropped"][0]), float(data["dropped"][1])
+    except (ValueError, TypeError, KeyError, IndexError):
+        return
+    key = table.names[seat].lower()
+    if key in registry.suspended:
+        return
+    table.dropped = (seat, at)
+    registry.suspended[key] = table
+    if not catch_up_clock(registry, table, out):
+        conclude(registry, table, out)
+
+
+def release_drop(registry: Registry, table: Table[Session], session: Session, out: Outcome) -> None:
+    """The dropper of a match brought back at start (`load_running_clocks`) logs in, with
+    nobody at the table: unless his time ran out meanwhile, it becomes an ordinary saved
+    match again (the clock stops; `join` resumes it, as after any drop)."""
+    registry.suspended.pop(session.key, None)
+    if catch_up_clock(registry, table, out):
+        return
+    table.dropped = None
+    match_clock.pause(table, registry.clock.now())
+    table.persist(out)
+
+
+def _bring_back(registry: Registry, data: dict[str, Any], out: Outcome) -> Table[Session] | None:
+    """A saved correspondence match into play (None: not one, already here, or lost on
+    time meanwhile: a deadline that passed ends it now)."""
+    clock = data.get("clock")
+    names = data.get("names")
+    if not isinstance(clock, dict) or not isinstance(names, list) or len(names) != 2:
+        return None
+    if not isinstance(clock.get("control"), dict) or clock["control"].get("per_move") is None:
+        return None
+    key = pair_key(str(names[0]), str(names[1]))
+    if key in registry.correspondence:
+        return None  # (running here already, or loaded while the read ran)
+    try:
+        table = restore_table(registry, data)
+    except ValueError:
+        return None
+    registry.correspondence[key] = table
+    timer = table.timer
+    if timer is not None and timer.running is not None and timer.since < registry.started_at:
+        # The stint spans a restart: nobody could move while the server was down, and
+        # the server cannot tell when it went down: the stint starts again.
+        timer.since = registry.started_at
+        table.persist(out)
+    if catch_up_clock(registry, table, out):
+        return None
+    return table
 
 
 def _remind(registry: Registry, session: Session, out: Outcome,

@@ -113,8 +113,8 @@ def reseat(registry: Registry, table: Table[Session], session: Session, out: Out
     registry.suspended.pop(session.key, None)
     table.seats[seat] = session
     session.table = table
-    if match_clock.go_on(table):
-        table.persist(out)  # (the save starts the clock of whoever is to act)
+    match_clock.go_on(table)
+    table.persist(out)  # (the save starts a waiting clock, and forgets the drop)
     other = table.seats[1 - seat]
     other_name = table.names[1 - seat]
     out.to(session, TextLine.of(Text.RESUMED_MATCH_LOADED, name=other_name))

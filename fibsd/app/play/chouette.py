@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import chouette_view
+from fibsd.app.play import chouette_clock, chouette_view
 from fibsd.app.play.chouette_narration import narrate, refusal, signed
 from fibsd.app.play.chouette_view import Seating
 from fibsd.app.play.notation import own_point, play_error
@@ -29,6 +29,7 @@ from fibsd.app.play.table import Occupant, RollCounts
 from fibsd.infra.wallclock import Clock
 from fibsd.domain.dice import DiceSource, SeededDice
 from fibsd.rules import Game, GamePhase, IllegalPlay, RuleError, TurnPassed
+from fibsd.rules.timecontrol import MatchClock
 from fibsd.rules.chouette import (
     AnyEvent,
     CaptainChanged,
@@ -64,7 +65,7 @@ class SavedChouette:
     """A chouette table as saved (format 1): its number and owner, the engine's state
     (`Chouette.to_dict`), the dice's state (seeded dice), a `chouette close` waiting for
     the game's end, and the deadline of the timed decision pending (absolute seconds of
-    the server's clock). A per-game clock, when chouettes get one, is saved here too."""
+    the server's clock), and the table's clock (`chouette_clock`), if it has one."""
 
     id: int
     owner: str
@@ -72,10 +73,12 @@ class SavedChouette:
     dice: dict[str, Any] | None = None
     closing: bool = False
     deadline: float | None = None
+    timer: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": SAVED_FORMAT, "id": self.id, "owner": self.owner, "engine": self.engine,
-                "dice": self.dice, "closing": self.closing, "deadline": self.deadline}
+                "dice": self.dice, "closing": self.closing, "deadline": self.deadline,
+                "timer": self.timer}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SavedChouette:
@@ -84,12 +87,13 @@ class SavedChouette:
             if data.get("format") != SAVED_FORMAT:
                 raise ValueError("unknown saved chouette format")
             engine, dice, deadline = data["engine"], data.get("dice"), data.get("deadline")
-            if not isinstance(engine, dict) or not (dice is None or isinstance(dice, dict)):
+            timer = data.get("timer")  # (absent from tables saved before chouettes had clocks)
+            if not isinstance(engine, dict) or not all(x is None or isinstance(x, dict) for x in (dice, timer)):
                 raise ValueError("not a saved chouette")
             # (`closing` and `deadline` are absent from tables saved before they existed)
             return cls(id=int(data["id"]), owner=str(data["owner"]), engine=engine, dice=dice,
                        closing=bool(data.get("closing", False)),
-                       deadline=None if deadline is None else float(deadline))
+                       deadline=None if deadline is None else float(deadline), timer=timer)
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a saved chouette: {error!r}") from error
 
@@ -129,6 +133,9 @@ class ChouetteTable(Generic[O]):
         self.last_seating: Seating | None = None
         #: The owner's `chouette close` during a game: the table closes when it ends.
         self.closing = False
+        #: The box's and the team's clock (seats 0 and 1), and its stint (`chouette_clock`).
+        self.timer: MatchClock | None = None
+        self.clock_stint: tuple[int, ...] | None = None
         self._remember_seating()
 
     # ------------------------------------------------------------------ people
@@ -258,6 +265,8 @@ class ChouetteTable(Generic[O]):
             header = self.header(viewer.name)
             if header is not None:
                 out.to(viewer, header)
+            if self.timer is not None:
+                out.to(viewer, chouette_clock.header_line(self, self.clock.now()))
         playing = seating.seat_of(viewer.name) is not None
         out.to(viewer, BoardMessage(line, style=viewer.account.variables.boardstyle,
                                     player_name=viewer.name if playing else None,
@@ -276,7 +285,10 @@ class ChouetteTable(Generic[O]):
 
     def show_lines(self) -> list[TextLine]:
         """`chouette show`."""
-        return chouette_view.show_lines(self.engine, self.id, self.owner, set(self.away))
+        lines = chouette_view.show_lines(self.engine, self.id, self.owner, set(self.away))
+        if self.timer is not None:
+            lines[1:1] = chouette_clock.rows(self, self.clock.now())
+        return lines
 
     def owed_lines(self, name: str) -> list[TextLine]:
         """What `name` owes the table now, with the time left (C75)."""
@@ -291,6 +303,7 @@ class ChouetteTable(Generic[O]):
             id=self.id, owner=self.owner, engine=self.engine.to_dict(),
             dice=self.dice.to_dict() if isinstance(self.dice, SeededDice) else None,
             closing=self.closing, deadline=self.deadline,
+            timer=None if self.timer is None else self.timer.to_dict(),
         )
 
     def saved_state(self) -> dict[str, Any]:
@@ -306,6 +319,9 @@ class ChouetteTable(Generic[O]):
                                       dice=dice, roll_counts=roll_counts)
         table.closing = saved.closing
         table.deadline = saved.deadline
+        table.timer = chouette_clock.restored(saved.timer, clock.now())
+        if table.timer is not None and table.timer.running is not None:
+            table.clock_stint = chouette_clock.stint_key(engine)  # (its stint goes on)
         if table.deadline is None and (engine.pending_offers() or engine.extras_givers
                                        or engine.partner_offered_to is not None):
             table._set_deadline()
@@ -313,7 +329,9 @@ class ChouetteTable(Generic[O]):
 
     def persist(self, out: Outcome) -> None:
         """Commit the state (a whole copy: a chouette's state is small) before anything
-        about it is delivered: a typed save the store interprets."""
+        about it is delivered: a typed save the store interprets. The one point where
+        the table's clock starts and stops (`chouette_clock.sync`)."""
+        chouette_clock.sync(self, self.clock.now(), out)
         out.write(ChouetteSave(self.id, self.owner, self.saved_state(), self.clock.now(),
                                closed=self.engine.phase is TablePhase.CLOSED))
 

@@ -138,6 +138,9 @@ def _result_text(events: list[AnyEvent], index: int, seating: Seating | None) ->
                     return "the last cube was resigned"
                 case Cause.ABANDON:
                     return f"{event.loser} abandoned the game"
+                case Cause.TIME:
+                    side = "the box" if event.loser == box else "the team"
+                    return f"{side} ran out of time"
     return "the last cube was settled"
 
 

@@ -141,8 +141,8 @@ class Table(Generic[O]):
         #: The opening roll of the current game has been decided.
         self.opening_done = opening_done
         self.seats: list[O | None] = [None, None]
-        #: (seat, when) of a player who dropped and may still come back (not saved:
-        #: after a restart the match is an ordinary saved match).
+        #: (seat, when) of a player who dropped and may still come back (saved with a
+        #: clock, which runs through the drop even across a restart: docs/clocks.md).
         self.dropped: tuple[int, float] | None = None
         #: What the store holds of this match (`table_save.Saves`): later saves are patches.
         self.saves = table_save.Saves()

@@ -57,7 +57,10 @@ def table_state(table: Table[Any]) -> dict[str, Any]:
         "awaiting_join": sorted(table.awaiting_join),
         "opening_done": table.opening_done,
         "dice": table.dice.to_dict() if isinstance(table.dice, SeededDice) else None,
-        **({} if table.timer is None else {"clock": table.timer.to_dict()}),
+        # (who dropped, and when: a clock that runs through a drop goes on after a
+        # restart, `lobby.correspondence.load_running_clocks`)
+        **({} if table.timer is None else {"clock": table.timer.to_dict(),
+                                            "dropped": None if table.dropped is None else list(table.dropped)}),
         **({} if table.tournament is None else {"tournament": table.tournament.to_dict()}),
     }
 

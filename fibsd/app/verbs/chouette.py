@@ -10,6 +10,7 @@ close). Every command of a table's user first lets the table's clock catch up
 from __future__ import annotations
 
 from fibsd.app import chouettes
+from fibsd.app.verbs import clocks
 from fibsd.app.outcome import Outcome
 from fibsd.app.play.chouette import ChouetteTable, SavedChouette, signed
 from fibsd.app.play.notation import bearoff_text
@@ -19,6 +20,7 @@ from fibsd.app.verbs.social import refuse_if_muted
 from fibsd.rules import GamePhase, GameResult, greedy_bearoff
 from fibsd.rules.chouette import Answer, Chouette, TablePhase
 from protocol import commands as c
+from protocol.errors import CommandError
 from protocol.messages import TextLine
 from protocol.wording import Text
 
@@ -29,6 +31,25 @@ _RESULTS = {
 }
 
 Table = ChouetteTable[Session]
+
+
+def _create(registry: Registry, session: Session, words: tuple[str, ...], out: Outcome) -> None:
+    """`chouette create [multi|single] [key=value ...] [clock ...]`: the clock words are
+    `invite`'s (club-play.md K6, K9), the reserve per game; no correspondence."""
+    try:
+        asked, rest = c.parse_clock_words([word.lower() for word in words])
+    except CommandError:
+        out.to(session, TextLine.of(Text.CHOUETTE_CLOCK_USAGE))
+        return
+    control = None
+    if asked is not None:
+        if asked.days is not None:
+            out.to(session, TextLine.of(Text.CHOUETTE_CLOCK_USAGE))
+            return
+        agreed, control = clocks.clock_terms(registry, session, asked, None, out)
+        if not agreed:
+            return
+    chouettes.create(registry, session, tuple(rest) if asked is not None else words, out, clock=control)
 
 
 def chouette(registry: Registry, session: Session, command: c.Chouette, out: Outcome) -> None:
@@ -49,7 +70,7 @@ def chouette(registry: Registry, session: Session, command: c.Chouette, out: Out
         elif session.table is not None:
             out.to(session, TextLine.of(Text.CHOUETTE_NOT_WHILE_PLAYING))
         elif action is A.CREATE:
-            chouettes.create(registry, session, command.words, out)
+            _create(registry, session, command.words, out)
         else:
             chouettes.join(registry, session, command.words[0], out)
         return

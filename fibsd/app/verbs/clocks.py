@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fibsd.app.lobby.correspondence import correspondence_tables, enter_correspondence
 from fibsd.app.outcome import Outcome
-from fibsd.app.play import match_clock
+from fibsd.app.play import chouette_clock, match_clock
 from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -34,6 +34,14 @@ def invitation_clock(registry: Registry, session: Session, command: c.Invite,
             out.to(session, TextLine.of(Text.CLOCK_REQUIRED))
             return False, None
         return True, None
+    return clock_terms(registry, session, asked, None if command.unlimited else command.length, out)
+
+
+def clock_terms(registry: Registry, session: Session, asked: c.InviteClock, length: int | None,
+                out: Outcome) -> tuple[bool, TimeControl | None]:
+    """The clock words' terms within the operator's limits (`length` None: per game, as
+    in an unlimited match or a chouette); refusals are told."""
+    config = registry.config
     if asked.days is not None:
         if asked.days > config.correspondence_max_days:
             out.to(session, TextLine.of(Text.CLOCK_DAYS_TOO_LONG, text=_number(config.correspondence_max_days)))
@@ -43,7 +51,6 @@ def invitation_clock(registry: Registry, session: Session, command: c.Invite,
         out.to(session, TextLine.of(Text.CLOCK_DELAY_TOO_LONG, seconds=int(config.clock_max_delay_seconds)))
         return False, None
     overtime = config.clock_default_overtime_seconds if asked.overtime is None else asked.overtime
-    length = None if command.unlimited else command.length
     if asked.per_point:
         control = TimeControl.delay_clock(asked.delay, asked.reserve, length, overtime=overtime)
     else:  # (bullet: the reserve is the whole match's)
@@ -61,6 +68,15 @@ def clock(registry: Registry, session: Session, out: Outcome) -> None:
     table: Table[Session] | None = session.table
     if table is None and session.watching is not None:
         table = session.watching.table
+    at_chouette = session.chouette
+    if table is None and at_chouette is not None and at_chouette.timer is not None:
+        now = registry.clock.now()
+        line = chouette_clock.clock_line(at_chouette, now)
+        if session.clip and session.extensions and line is not None:
+            out.to(session, line)
+        else:
+            out.to(session, *chouette_clock.rows(at_chouette, now))
+        return
     if table is None or table.timer is None:
         out.to(session, TextLine.of(Text.NO_MATCH_CLOCK))
         return

@@ -17,6 +17,7 @@ from fibsd.app.session import Session
 from fibsd.app.verbs import analysis
 from fibsd.domain.accounts import Account
 from fibsd.domain.fairdice import roll_statistics_from_counts
+from fibsd.infra.house_bots import house_bot_named
 from fibsd.store.api import Store
 from protocol import commands as c
 from protocol.listings import (
@@ -108,18 +109,31 @@ def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) 
         out.extend(_whois_answer(registry, session, name, None, None))
         return
 
-    def query(store: Store) -> tuple[Account | None, int | None]:
+    house = house_bot_named(registry.config.house_bots, name)
+
+    def query(store: Store) -> tuple[Account | None, int | None, tuple[int, int] | None]:
         account = store.get_account(name)
         drops = store.drop_count(account.name) if want_drops and account is not None else None
-        return account, drops
+        record = None
+        if want_drops and house is not None and account is not None and account.bot:
+            # A house bot's record: its fixed-length matches (a cold read, in this job).
+            matches = store.match_records_of(account.name, limit=HOUSE_BOT_RECORD_MATCHES)
+            decided = [m for m in matches if m.length is not None and m.winner is not None]
+            wins = sum(m.players[m.winner or 0].lower() == account.name.lower() for m in decided)
+            record = (wins, len(decided) - wins)
+        return account, drops, record
 
     # An offline user's account, and anyone's drop count: cold reads, in a job.
     out.run(registry.read(query, lambda found: _whois_answer(registry, session, name, *found),
                           name="whois"))
 
 
+#: How many of a house bot's latest matches its `whois` record counts.
+HOUSE_BOT_RECORD_MATCHES = 100_000
+
+
 def _whois_answer(registry: Registry, session: Session, name: str, stored: Account | None,
-                  drops: int | None) -> Outcome:
+                  drops: int | None, record: tuple[int, int] | None = None) -> Outcome:
     """`whois` with what was read (`stored`: the account in the store; `drops`)."""
     out = Outcome()
     zone = session.account.variables.timezone
@@ -152,10 +166,12 @@ def _whois_answer(registry: Registry, session: Session, name: str, stored: Accou
         bot=account.bot and session.extensions,  # (an extension line too)
     )
     out.lines(session, *whois_lines(info, zone))
-    house = next((bot for bot in registry.config.house_bots if bot.name.lower() == account.name.lower()), None)
+    house = house_bot_named(registry.config.house_bots, account.name)
     if house is not None and account.bot:  # (a house bot: the server runs it, at this strength)
         out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT, name=account.name,
                                     strength=house.settings.described))
+        if record is not None:
+            out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT_RECORD, wins=record[0], losses=record[1]))
     return out
 
 

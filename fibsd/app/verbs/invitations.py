@@ -21,6 +21,7 @@ from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs import clocks
+from fibsd.infra.house_bots import house_bot_named
 from protocol import commands as c
 from protocol.messages import (
     TextLine,
@@ -55,6 +56,8 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         registry.announce_status(session, out)
     if target.table is not None or target.chouette is not None:
         out.to(session, TextLine.of(Text.ALREADY_PLAYING_WITH_SOMEONE, name=target.name))
+        if target.account.bot and house_bot_named(registry.config.house_bots, target.name):
+            out.to(session, TextLine.of(Text.HOUSE_BOT_BUSY, name=target.name))  # (an extension)
         return
     if not target.account.toggles.ready:
         out.to(session, TextLine.of(Text.REFUSING_GAMES, name=target.name))

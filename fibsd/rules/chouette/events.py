@@ -38,6 +38,7 @@ class Cause(enum.Enum):
     )
     EXTRA_CLOSE = "extra_close"  # an extra still live when the game ended early (C55)
     PARTNER_SPLIT = "partner_split"  # the box side's net shared with the partner (C53)
+    TIME = "time"  # a side's clock ran out: a single game at the cube's value (K6)
 
 
 @attrs.frozen

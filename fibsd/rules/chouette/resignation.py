@@ -1,4 +1,4 @@
-"""Resignations, per contract (C51, C52).
+"""Resignations, per contract (C51, C52), and a side that runs out of time (K6).
 
 Functions over a table's state (`ChouetteState`); `Chouette` (table.py) calls them.
 Each validates first and mutates after, and returns past-tense events.
@@ -17,7 +17,7 @@ from .events import (
     ResignationAnswered,
     ResignationOffered,
 )
-from .settlement import after_settlements, settle
+from .settlement import after_settlements, end_game, settle
 from .state import (
     ChouetteState,
     R,
@@ -112,4 +112,23 @@ def answer_resignation(
             events,
         )
     after_settlements(t, events)
+    return events
+
+
+def time_out(t: ChouetteState, side: Holder) -> list[AnyEvent]:
+    """`side`'s clock ran out (club-play.md K6, the server's clock): that side loses the
+    game as a resignation of a single game would, every live contract settling at its
+    cube's value (doubles and resignations still pending are void), and the game ends as
+    any game does: rotation, the partner's share, the record."""
+    t._playing()
+    winner_side = side.other
+    t._offers.clear()
+    t._resigns.clear()
+    events: list[AnyEvent] = []
+    for c in list(t._contracts):
+        if c.live:
+            settle(t, c, winner_side, c.value, Cause.TIME, GameResult.SINGLE, events)
+    if t._decided is None:
+        t._decided = winner_side
+    end_game(t, events)
     return events

@@ -22,7 +22,7 @@ from ..events import GameResult
 from ..game import Game
 from ..movegen import Play
 from . import absence, answers, checkers, partner, persistence, resignation, seats
-from .contracts import Contract
+from .contracts import Contract, Holder
 from .events import Answer, AnyEvent
 from .settings import Settings
 from .state import (
@@ -210,6 +210,11 @@ class Chouette(ChouetteState):
         self, name: str, targets: Sequence[str] | None = None
     ) -> list[AnyEvent]:
         return self.answer_resignation(name, False, targets)
+
+    def time_out(self, side: Holder) -> list[AnyEvent]:
+        """The server's clock: `side` ran out of time and loses the game as a single
+        game at each cube's value (club-play.md K6); the table rotates."""
+        return resignation.time_out(self, side)
 
     # --- disconnects (C70-C75) ------------------------------------------------
 
