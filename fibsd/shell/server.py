@@ -153,6 +153,7 @@ class Server:
             peer_of=peer_host,
             allows=self.allow_list.allows,
             allowed_origins=config.web_allowed_origins,
+            board=config.web_board,
             request_timeout_seconds=config.login_timeout_seconds,
             house_bots=[(bot.name, bot.settings.described) for bot in config.house_bots],
         ) if config.web_enabled else None
@@ -177,8 +178,7 @@ class Server:
                 fetch=self._match_for_analysis, deliver=self._analysis_arrived,
             )
 
-        # Issue 36: the house bots, processes of their own started after the listeners.
-        self.house_bots = HouseBots(config, store, self.hasher, self.clock.now)
+        self.house_bots = HouseBots(config, store, self.hasher, self.clock.now)  # issue 36, after the listeners
 
     # ----------------------------------------------------------------- serving
 
@@ -211,9 +211,8 @@ class Server:
                         await self._serve_tls(nursery, self._tls_context)
                     if self._web is not None:
                         await self._serve_web(nursery, self._web)
-                    if self.listeners:  # (they log in on the plain port; cancelled at the stop)
-                        port = self.listeners[0].socket.getsockname()[1]
-                        await nursery.start(self.house_bots.run, port)
+                    if self.listeners:  # (house bots log in on the plain port; stopped with it)
+                        await nursery.start(self.house_bots.run, self.listeners[0].socket.getsockname()[1])
                     task_status.started(self.listeners)
                     try:
                         await self._stop_requested.wait()

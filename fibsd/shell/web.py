@@ -174,6 +174,7 @@ class WebListener:
         allows: Callable[[str], bool],
         allowed_origins: tuple[str, ...],
         request_timeout_seconds: float,
+        board: str = "felt",
         house_bots: Sequence[tuple[str, str]] = (),
     ) -> None:
         self._serve_stream = serve_stream
@@ -186,6 +187,11 @@ class WebListener:
         self.files["/house-bots.json"] = (json.dumps(
             [{"name": name, "strength": strength} for name, strength in house_bots]).encode(),
             "application/json")
+        # The operator's board (felt or wood) is a mark on the page's body, read by board.js.
+        if "/index.html" in self.files:
+            page, kind = self.files["/index.html"]
+            self.files["/index.html"] = self.files["/"] = (
+                page.replace(b"<body>", b'<body data-board="%s">' % board.encode("ascii"), 1), kind)
         # The same files gzipped once (the page weighs a third as much on the wire).
         self.gzipped = {path: gzip.compress(body, 9, mtime=0) for path, (body, _) in self.files.items()}
         # Each file's validator, per encoding: a reload asks "If-None-Match" and gets 304.
