@@ -19,7 +19,7 @@ typo must not silently leave a default in force):
     [admin]      admins
     [club]       registration, allowed_networks
     [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
-    [web]        web_enabled, web_port, web_tls_port, web_allowed_origins
+    [web]        web_enabled, web_port, web_tls_port, web_allowed_origins, web_board
     [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
                  analysis_time_limit_seconds, analysis_checker_plies,
                  analysis_cube_plies, analysis_auto
@@ -85,7 +85,7 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
     # Issue 8: the optional second listener speaking TLS (fibsd/shell/tls.py).
     "tls": ("tls_enabled", "tls_port", "tls_cert_file", "tls_key_file"),
     # Issue 16: the HTTP/WebSocket listener and its web client (fibsd/shell/web.py).
-    "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins"),
+    "web": ("web_enabled", "web_port", "web_tls_port", "web_allowed_origins", "web_board"),
     # Issue 23: engine analysis by GNU Backgammon worker processes (fibsd/shell/analysis_workers.py).
     "analysis": (
         "analysis_gnubg",
@@ -172,6 +172,9 @@ def _path(setting: str, value: object) -> Path:
         raise _fail(setting, "must be a non-empty path", value)
     return Path(value)
 
+
+#: The looks of the web client's board (`[web] web_board`).
+WEB_BOARDS: Final = ("felt", "wood")
 
 def _one_of(setting: str, value: object, choices: tuple[str, ...]) -> str:
     if value not in choices:
@@ -273,6 +276,7 @@ def _validate(config: Config) -> None:
     ):
         raise _fail("web_port", "must differ from 'port' and 'tls_port'", config.web_port)
     _origins(config.web_allowed_origins)
+    _one_of("web_board", config.web_board, WEB_BOARDS)
     _text("analysis_gnubg", config.analysis_gnubg, 4096)
     _int_in("analysis_workers", config.analysis_workers, 0, 64)
     _int_in("analysis_queue_size", config.analysis_queue_size, 1, 100_000)
@@ -413,6 +417,8 @@ class Config:
     # Pages on other sites allowed to open the WebSocket (Origin header); the server's own
     # page, and clients that send no Origin (not browsers), are always allowed.
     web_allowed_origins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
+    # The web client's board: green felt or wood, at the operator's choice.
+    web_board: str = "felt"
     # [analysis]: GNU Backgammon (GPL) run as separate worker processes, never imported;
     # defaults from docs/benchmarks.md ("Engine analysis"). 0 workers: analysis is off.
     analysis_gnubg: str = "/usr/games/gnubg"

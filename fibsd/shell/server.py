@@ -153,6 +153,7 @@ class Server:
             peer_of=peer_host,
             allows=self.allow_list.allows,
             allowed_origins=config.web_allowed_origins,
+            board=config.web_board,
             request_timeout_seconds=config.login_timeout_seconds,
         ) if config.web_enabled else None
         # Issue 23: GNU Backgammon worker processes analyse finished matches

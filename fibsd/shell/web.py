@@ -173,6 +173,7 @@ class WebListener:
         allows: Callable[[str], bool],
         allowed_origins: tuple[str, ...],
         request_timeout_seconds: float,
+        board: str = "felt",
     ) -> None:
         self._serve_stream = serve_stream
         self._peer_of = peer_of
@@ -180,6 +181,11 @@ class WebListener:
         self._allowed_origins = frozenset(origin.lower() for origin in allowed_origins)
         self._request_timeout = request_timeout_seconds
         self.files = load_static_files()
+        # The operator's board (felt or wood) is a mark on the page's body, read by board.js.
+        if "/index.html" in self.files:
+            page, kind = self.files["/index.html"]
+            self.files["/index.html"] = self.files["/"] = (
+                page.replace(b"<body>", b'<body data-board="%s">' % board.encode("ascii"), 1), kind)
         # The same files gzipped once (the page weighs a third as much on the wire).
         self.gzipped = {path: gzip.compress(body, 9, mtime=0) for path, (body, _) in self.files.items()}
         # Each file's validator, per encoding: a reload asks "If-None-Match" and gets 304.

@@ -59,6 +59,7 @@ function analysisLine(line) {
         drawBoard(svg, board);
         caption.textContent = `Game ${r[1]}, ${r[2]} ${r[4] === "-" ? "" : `to play ${r[4]}`}: played ${r[6]}; best ${r[7]} (drawn), ${r[8]} lost.`;
         row.after(shown);
+        svg.scrollIntoView({ block: "nearest" });
       };
       row.append(h("td", {}, button("Show", show, "a-show")));
       rows.append(row);

@@ -42,7 +42,20 @@ export function drawBoard(root, board, ui = {}) {
   // The point numbers go in strips above and below the board, clear of dice and checkers.
   el("rect", { x: 0, y: 0, width: WIDTH, height: H + 2 * NUM, class: "strip" }, root);
   const svg = el("g", { transform: `translate(0 ${NUM})` }, root);
-  el("rect", { x: 0, y: 0, width: WIDTH, height: H, class: "frame" }, svg);
+  // The cloth: felt or wood (the operator's choice, marked on the page's body), with ids of
+  // this drawing's own (a page has several boards, some hidden).
+  const look = document.body.dataset.board === "wood" ? "wood" : "felt";
+  const cloth = `${root.id || "board"}-${look}`;
+  const defs = el("defs", {}, svg);
+  if (look === "wood") {
+    const grain = el("linearGradient", { id: cloth, x1: 0, y1: 0, x2: 1, y2: 0.08 }, defs);
+    [["0", "#b9793f"], [".18", "#a9692f"], [".35", "#c18448"], [".52", "#a2622b"], [".7", "#bd7f43"], [".86", "#a4652d"], ["1", "#b57539"]]
+      .forEach(([offset, color]) => el("stop", { offset, "stop-color": color }, grain));
+  } else {
+    const felt = el("radialGradient", { id: cloth, cx: 0.5, cy: 0.5, r: 0.75 }, defs);
+    [["0", "#3a7449"], ["1", "#24492d"]].forEach(([offset, color]) => el("stop", { offset, "stop-color": color }, felt));
+  }
+  el("rect", { x: 0, y: 0, width: WIDTH, height: H, class: `frame ${look}`, fill: `url(#${cloth})` }, svg);
   el("rect", { x: 0, y: 0, width: LEFT, height: H, class: "tray" }, svg);
   el("rect", { x: BAR_X, y: 0, width: W, height: H, class: "bar" }, svg);
   el("rect", { x: TRAY_X, y: 0, width: WIDTH - TRAY_X, height: H, class: "tray" }, svg);
@@ -100,8 +113,8 @@ export function drawBoard(root, board, ui = {}) {
     "cube offered", "offered-cube");
 
   // Dice: the player's right of the bar, the opponent's left of it.
-  drawDice(svg, board.dice, LEFT + 8 * W - 10, mineClass, "my-dice", ui.remaining);
-  drawDice(svg, board.opponentDice, LEFT + 1.5 * W, theirsClass, "their-dice");
+  drawDice(svg, board.dice, LEFT + 8 * W - 10, mineClass, "my-dice", ui.remaining, ui.rolled === "mine");
+  drawDice(svg, board.opponentDice, LEFT + 1.5 * W, theirsClass, "their-dice", undefined, ui.rolled === "theirs");
   return root;
 }
 
@@ -126,21 +139,45 @@ function drawCube(svg, x, y, value, cls, id) {
 
 // The dice; with `remaining` (the values not used yet), the used ones are drawn grey.
 // Doubles show four dice.
-function drawDice(svg, dice, x, cls, id, remaining) {
+function drawDice(svg, dice, x, cls, id, remaining, rolling = false) {
   if (!dice[0]) return;
   const all = dice[0] === dice[1] && remaining ? Array(4).fill(dice[0]) : dice;
   const left = remaining ? remaining.slice() : null;
   const used = all.map((v) => { if (!left) return false; const i = left.indexOf(v); if (i < 0) return true; left.splice(i, 1); return false; });
-  const group = el("g", { id, "data-dice": dice.join(","), "data-used": used.filter(Boolean).length }, svg);
+  const group = el("g", { id, "data-dice": dice.join(","), "data-used": used.filter(Boolean).length,
+    class: rolling ? "rolling" : "" }, svg);
   const size = all.length > 2 ? 30 : 38;
   all.forEach((value, i) => {
     const dx = x + i * (size + 6), dy = H / 2 - size / 2, k = size / 4;
-    el("rect", { x: dx, y: dy, width: size, height: size, rx: 6, class: `die ${cls}${used[i] ? " used" : ""}` }, group);
+    const die = el("g", { class: "die-g" }, group);  // (a die rolls as one piece)
+    el("rect", { x: dx, y: dy, width: size, height: size, rx: 6, class: `die ${cls}${used[i] ? " used" : ""}` }, die);
     const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
       4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
       6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] }[value] || [];
-    for (const [px, py] of pips) el("circle", { cx: dx + px * k, cy: dy + py * k, r: size / 11, class: "pip" }, group);
+    for (const [px, py] of pips) el("circle", { cx: dx + px * k, cy: dy + py * k, r: size / 11, class: "pip" }, die);
   });
+}
+
+// Where the top checker of a place is drawn ({x, y} in the drawing's units), for a move's
+// slide: a point's or the bar's top checker of side `cls`, or the tray's top slice.
+export function topChecker(root, p, cls) {
+  const found = [...root.querySelectorAll(`circle.checker.${cls}[data-p="${p}"]`)];
+  if (found.length) {
+    const c = found[found.length - 1];
+    return { node: c, x: Number(c.getAttribute("cx")), y: Number(c.getAttribute("cy")) };
+  }
+  const slices = [...root.querySelectorAll(`rect.checker.${cls}`)];
+  if (!slices.length) return null;
+  const r = slices[slices.length - 1];
+  return { node: r, x: Number(r.getAttribute("x")) + 17, y: Number(r.getAttribute("y")) + 4 };
+}
+
+// A checker moved from `before` slides to where it is drawn now.
+export function slide(root, before, to, cls) {
+  const after = before && topChecker(root, to, cls);
+  if (!after || !after.node.animate) return;
+  after.node.animate([{ transform: `translate(${before.x - after.x}px, ${before.y - after.y}px)` },
+    { transform: "translate(0, 0)" }], { duration: 260, easing: "ease-out" });
 }
 
 // One line of text about the match: names, score, length, Crawford, pips.

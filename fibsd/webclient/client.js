@@ -91,7 +91,7 @@ export function send(line) {
   state.ws.send(new TextEncoder().encode(line + "\r\n"));
 }
 
-function quietly(line) { state.quiet++; send(line); }
+export function quietly(line) { state.quiet++; send(line); }
 
 export function setStatus(text) { $("status").textContent = text; }
 
@@ -172,6 +172,7 @@ function onOwnInfo(info) {
   if (!info) return;
   const first = !state.own;
   state.own = info;
+  $("greedy").checked = info.greedy === "1";  // FIBS's automatic bear-off, the user's setting
   // The toggles this page relies on: a board after every move and roll, login notices.
   for (const toggle of ["autoboard", "moreboards", "notify"]) {
     if (info[toggle] === "0") quietly(`toggle ${toggle}`);

@@ -4,8 +4,8 @@
 // legal plays: the server judges the play, and a refusal resets the board.
 
 import { applyMove, destination, moveText, parseBoard, parseMoveText } from "./clip.js";
-import { describe, drawBoard } from "./board.js";
-import { $, myTurn, onClipLines, send, state, store, stored, view } from "./client.js";
+import { describe, drawBoard, slide, topChecker } from "./board.js";
+import { $, myTurn, onClipLines, quietly, send, state, store, stored, view } from "./client.js";
 import { addMove, renderControls } from "./match.js";
 import { tickClock } from "./clocks.js";
 
@@ -41,9 +41,14 @@ function onBoard(board) {
     moves.forEach(([from, to], i) => {
       setTimeout(() => {
         if (id !== state.animation) return;
+        const cls = mover === 1 ? "me" : "them";
+        const bar = mover === 1 ? previous.bar : 25 - previous.bar;
+        const home = mover === 1 ? previous.home : 25 - previous.home;
+        const before = topChecker($("board"), from === bar ? "bar" : from, cls);
         shown = applyMove({ ...shown, dice: [0, 0], opponentDice: board.opponentDice }, from, to, mover);
         state.shown = shown;
         render();
+        slide($("board"), before, to === home ? "off" : to, cls);
       }, STEP_MS * i);
     });
     setTimeout(() => { if (id === state.animation) { state.shown = board; render(); } }, STEP_MS * moves.length);
@@ -102,6 +107,7 @@ function onDrop(p) {
 }
 
 function makeMove(from, to, die) {
+  const before = topChecker($("board"), from === state.board.bar ? "bar" : from, "me");
   state.moves.push([from, to]);
   state.dice.splice(state.dice.indexOf(die), 1);
   state.shown = applyMove(state.shown, from, to);
@@ -111,6 +117,7 @@ function makeMove(from, to, die) {
     if ($("auto-send").checked) sendMove();
   }
   render();
+  slide($("board"), before, to === state.board.home ? "off" : to, "me");  // as the opponent's moves do
 }
 
 function sendMove() {
@@ -154,6 +161,8 @@ function stopDrag() {
   ghost = null;
 }
 
+let lastDice = "";  // the dice of the board drawn last ("mine|theirs")
+
 export function render() {
   renderControls();
   const b = state.shown;
@@ -162,16 +171,23 @@ export function render() {
   const pending = state.offer && state.offer.kind === "double" ? { value: state.offer.cube, toMe: true }
     : state.waiting && state.waiting.kind === "double" ? { value: state.waiting.cube, toMe: false } : null;
   const remaining = myTurn() && state.board.dice[0] && !state.rollPrompt ? state.dice : undefined;
-  drawBoard($("board"), b, { selected: state.selected, targets, onPoint, onDrop, offer: pending, remaining });
+  // The dice roll once, when they are new (not at every redraw of the same roll).
+  const dice = `${b.dice}|${b.opponentDice}`;
+  const rolled = dice === lastDice ? "" : b.dice[0] ? "mine" : b.opponentDice[0] ? "theirs" : "";
+  lastDice = dice;
+  drawBoard($("board"), b, { selected: state.selected, targets, onPoint, onDrop, offer: pending, remaining, rolled });
   const text = describe(b);
   $("score").textContent = text.score;
   $("match-info").textContent = text.match + (state.matchTitle ? ` · ${state.matchTitle}` : "");
   $("pips").textContent = text.pips;
   tickClock();
+  if (state.chouette) state.chouette.render();  // (its header over the match's)
 }
 view.render = render;
 
 $("confirm-move").addEventListener("click", () => { sendMove(); renderControls(); });
 $("undo").addEventListener("click", () => resetMoves());
+// FIBS's `greedy`: the server bears off by itself when every checker can only be borne off.
+$("greedy").addEventListener("change", () => quietly("toggle greedy"));
 $("auto-send").checked = stored(localStorage, "fibsd-auto-send") === "on";
 $("auto-send").addEventListener("change", (e) => store(localStorage, "fibsd-auto-send", e.target.checked ? "on" : "off"));

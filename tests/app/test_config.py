@@ -102,6 +102,7 @@ BAD_SETTINGS = [
     ("server", "club_name", '"' + "x" * 41 + '"'),
     ("server", "club_name", '"caf\\u00e9"'),
     ("server", "log_level", '"LOUD"'),
+    ("web", "web_board", '"marble"'),
     ("limits", "idle_timeout_seconds", "0"),
     ("limits", "idle_timeout_seconds", '"1h"'),
     ("limits", "login_timeout_seconds", "-5"),

@@ -45,8 +45,8 @@ class ThreadedServer:
     """A fibsd server in a thread of its own (selenium blocks, so the test cannot share
     trio's thread), stopped gracefully at the end."""
 
-    def __init__(self, tmp_path: Path, dice: ScriptedDice) -> None:
-        self.config = conftest.test_config(tmp_path, **{"web.web_enabled": True, "web.web_port": 0})
+    def __init__(self, tmp_path: Path, dice: ScriptedDice, **settings: Any) -> None:
+        self.config = conftest.test_config(tmp_path, **{"web.web_enabled": True, "web.web_port": 0, **settings})
         self.dice = dice
         self.clock = ManualClock()
         self.server: Server | None = None

@@ -473,3 +473,57 @@ def test_a_new_clubs_leaderboard_shows_everyone(browser: WebDriver, tmp_path: Pa
         assert all(row.endswith("1 (provisional)") for row in rows), rows
         assert "provisional" in bob.find('#leaderboard tr[data-user="bob"]').get_attribute("class")
         no_console_errors(browser)
+
+
+# Records every animation started on a checker: where it is, and where it slides from.
+SLIDES = """
+window.slides = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  if (this.classList.contains('checker')) {
+    window.slides.push({p: this.getAttribute('data-p'), side: this.classList.contains('me') ? 'me' : 'them',
+                        from: frames[0].transform});
+  }
+  return animate.call(this, frames, options);
+};
+"""
+
+
+def test_the_board_looks_and_moves_like_a_board(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33, beyond the defects: the operator's choice of wood (or felt), dice that roll
+    # once per roll, checkers that slide (the player's own as the opponent's), and FIBS's
+    # automatic bear-off as a setting of the page.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5], coin=0), **{"web.web_board": "wood"}) as server:
+        alice, bob = start_match(server, browser)
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        assert alice.js("return document.body.dataset.board") == "wood"
+        assert alice.find("#board rect.frame").get_attribute("fill") == "url(#board-wood)"
+        assert alice.js("return !!document.querySelector('#board linearGradient#board-wood')")
+        # The dice rolled with the roll...
+        assert "rolling" in alice.find("#board #my-dice").get_attribute("class")
+        assert alice.js("return getComputedStyle(document.querySelector('#my-dice .die-g')).animationName") == "roll"
+        for page in (alice, bob):
+            page.js(SLIDES)
+        alice.point(8)
+        # ... and do not roll again when the board is drawn again.
+        assert "rolling" not in str(alice.find("#board #my-dice").get_attribute("class"))
+        alice.point(5)
+        five = alice.find('#board [data-q="5"]').get_attribute("data-point")
+        slides = alice.js("return window.slides")
+        assert slides and slides[-1]["p"] == five and slides[-1]["side"] == "me", slides
+        assert slides[-1]["from"] != "translate(0px, 0px)", slides
+        alice.point(6)
+        alice.point(5)
+        alice.click("#confirm-move")
+        # bob sees her two checkers slide, one after the other.
+        bob.wait(lambda: len([s for s in bob.js("return window.slides") if s["side"] == "them"]) == 2, "alice's slides")
+        shot(bob, "wood")
+        # The automatic bear-off is FIBS's `greedy`, kept by the server across a reload.
+        assert not alice.find("#greedy").is_selected()
+        alice.click("#greedy")
+        alice.wait(lambda: alice.js("return fibsd.quiet") == 0, "the server's answer")
+        assert "greedy" not in alice.log_text() and "bearoffs" not in alice.log_text()  # (a set-up answer)
+        alice.focus().refresh()
+        alice.logged_in("alice")
+        alice.wait(lambda: alice.find("#greedy").is_selected(), "the setting kept by the server")
+        no_console_errors(browser)

@@ -20,7 +20,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from fibsd.domain.dice import ScriptedDice
-from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
+from tests.server.test_web_browser import Page, ThreadedServer, browser, register
 from tests.server.test_web_match_view import move_by_clicks, no_console_errors
 
 pytestmark = pytest.mark.slow
@@ -151,7 +151,6 @@ def test_whole_matches_played_like_a_person(browser: WebDriver, tmp_path: Path) 
             for page in players:
                 seen["dance"] += page.log_text().count("can't move")
                 found += violations(page)
-            shot(alice, f"person-{match}")
             for page in players:
                 page.click("#to-lobby")
         assert not found, found[:10]
