@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from fibsd.app.lobby.rating import rate
 from fibsd.app.lobby import start
 from fibsd.app.outcome import MatchFinished, Outcome, TournamentTag
 from fibsd.app.play import match_clock
@@ -372,6 +373,11 @@ def _no_show(registry: Registry, tournament: Tournament, pairing: Pairing, out: 
         tell_entrants(registry, tournament, TextLine.of(
             Text.TOURNAMENT_FORFEIT, text=tournament.name, winner=winner, loser=loser), out)
         _record(registry, tournament, pairing, winner, score, Ending.FORFEIT, out)
+        # Rated as a loss of the whole match, whoever is online (issue 34 §2): the absent
+        # player's account is read through the store when this server does not know it.
+        updates = rate(registry, winner, loser, length, out, seated=[])
+        if updates:
+            out.write(lambda store: store.update_ratings(updates))
     else:
         tell_entrants(registry, tournament, TextLine.of(
             Text.TOURNAMENT_DOUBLE_FORFEIT, text=tournament.name, name=pairing.a, opponent=pairing.b), out)

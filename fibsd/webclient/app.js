@@ -8,6 +8,7 @@ import { $, attention, handleLine, log, logIn, logOut, onClipLines, playing, sen
 import { parseChat } from "./clip.js";
 import { DECLINE, renderLobby } from "./lobby.js";
 import "./match.js";
+import "./correspondence.js";
 import "./moves.js";
 
 // --- messages: CLIP 9-11 and the chat lines 12-20 --------------------------------------------

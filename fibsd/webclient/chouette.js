@@ -336,10 +336,14 @@ function showList() {
       h("select", { id: "c-beavers" }, h("option", { value: "1" }, "beavers"), h("option", { value: "2" }, "beavers and raccoons"),
         h("option", { value: "0" }, "no beavers")),
       h("label", {}, h("input", { type: "checkbox", id: "c-jacoby", checked: true }), "Jacoby"),
+      // The invitation's clocks (not correspondence), the reserve per game (K6).
+      h("select", { id: "c-clock", ariaLabel: "clock" }, ...[...$("invite-clock").options]
+        .filter((o) => !o.value.startsWith("days")).map((o) => h("option", { value: o.value }, o.text.replace("/point", "/game")))),
       button("Open a chouette", () => {
         const single = $("c-cubes").value === "single";
         const words = ["chouette create", $("c-cubes").value, `jacoby=${$("c-jacoby").checked ? "on" : "off"}`];
         if (!single) words.push(`beavers=${$("c-beavers").value}`);
+        if ($("c-clock").value) words.push($("c-clock").value);
         act(words.join(" "));
       }, "c-create"))].filter(Boolean));
 }

@@ -123,6 +123,7 @@ export function inviteCommand(name) {
   if (unlimited && $("opt-beavers").checked) words.push("beavers");
   const clock = $("invite-clock").value;
   if (clock) words.push(...clock.split(" "));
+  if (clock.startsWith("clock") && $("invite-overtime").value) words.push(...$("invite-overtime").value.split(" "));
   return words.join(" ");
 }
 
@@ -182,6 +183,7 @@ export function renderLobby() {
   const saved = $("saved");
   saved.replaceChildren();
   for (const s of state.saved) {
+    if (state.correspondence?.has(s.name)) continue;  // (listed with its clock: correspondence.js)
     const length = s.length === "unlimited" ? "unlimited" : `${s.length}-point`;
     const div = row("saved-row", `Saved ${length} match with ${s.name} (${s.score})${s.now ? ": playing now" : ""}`);
     div.dataset.name = s.name;
@@ -202,6 +204,10 @@ function row(cls, text) {
 $("computer-play").addEventListener("click", () => send(inviteCommand($("computer-bot").value)));
 $("ready").addEventListener("change", () => send("toggle ready"));
 $("away").addEventListener("change", (e) => send(e.target.checked ? "away playing elsewhere" : "back"));
+// Overtime is for a delay clock only (not for correspondence, nor without a clock).
+const clockKind = () => { $("invite-overtime").hidden = !$("invite-clock").value.startsWith("clock"); };
+$("invite-clock").addEventListener("change", clockKind);
+clockKind();
 $("invite-kind").addEventListener("change", () => {
   const money = $("invite-kind").value === "unlimited";
   $("invite-length").hidden = money;

@@ -77,6 +77,11 @@ def test_knockout_of_eight_runs_by_itself_with_a_no_show_and_names_the_winner() 
     told = driver.take("pa")
     assert "Tournament club: ph did not show; pa wins by forfeit." in told
     assert "Tournament club: round 2 pairings: pa-pd, pb-pc" in told
+    # The forfeit is rated as pa's win of the 1-point match (issue 34 §2), though ph was
+    # never online: his account is read through the store (a background job).
+    ph = driver.store.get_account("ph")
+    assert ph is not None and ph.rating < 1550.0 and ph.experience == 101
+    assert driver.sessions["pa"].account.experience == 101
     assert _playing(driver, "pa") == "pd" and _playing(driver, "pb") == "pc"
     _lose(driver, "pa")
     _lose(driver, "pb")

@@ -704,6 +704,7 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
         alice.click("#show-chouettes")
         alice.wait(lambda: alice.visible("#c-beavers"), "the table's settings")
         Select(alice.find("#c-beavers")).select_by_value("2")  # beavers and raccoons
+        Select(alice.find("#c-clock")).select_by_value("clock")  # issue 34 §4: 12 s + 2 min a game
         alice.click('#extra button[data-action="c-create"]')
         alice.wait_log("alice opens chouette 1")
         alice.wait(lambda: "Chouette 1: 1 seated (alice)." in alice.text("#chouette-panel"), "alice's table")
@@ -716,6 +717,11 @@ def test_a_chouette_of_three_in_the_browser(browser: WebDriver, tmp_path: Path) 
 
         # Game 1: alice is the box and moves first, on the board, like a match.
         alice.wait(lambda: alice.dice() == "3,1" and "You are the box" in alice.text("#chouette-role"), "the box")
+        # The box's clock runs (beside his name), the team's (the captain's) stands still.
+        alice.wait(lambda: alice.shown("#clocks") and alice.text("#clock-me").startswith("You 2:00 (+")
+                   and alice.text("#clock-them") == "bob 2:00", "the chouette's clocks")
+        carol.wait(lambda: carol.shown("#clocks") and "alice 2:00" in carol.text("#clocks"), "the crew's view")
+        shot(carol, "chouette-clock")
         bob.wait(lambda: "You are the captain" in bob.text("#chouette-role"), "the captain")
         carol.wait(lambda: "on bob's team; your cube: 1" in carol.text("#chouette-role"), "the crew")
         for a, b in (("8", "5"), ("6", "5")):
@@ -878,3 +884,37 @@ def test_a_finished_match_analysed_in_the_browser(browser: WebDriver, tmp_path: 
         assert alice.find('#analysis-board [data-q="5"]').get_attribute("data-mine") == "2"  # best: 8/5 6/5
         shot(alice, "analysis")
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_correspondence_from_the_invite_form_listed_with_the_time_left_and_opened_in_one_click(
+        browser: WebDriver, tmp_path: Path) -> None:
+    """Issue 34 §5: the invite form offers correspondence (`days`) and overtime; a
+    player's correspondence matches are listed with whose turn and the time left."""
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1], coin=0)) as server:
+        alice = Page(browser, server.url, new_tab=False)
+        register(alice, "alice")
+        bob = Page(browser, server.url)
+        register(bob, "bob")
+        assert not alice.shown("#invite-overtime")  # (overtime only with a delay clock)
+        Select(alice.find("#invite-clock")).select_by_value("clock fast")
+        assert alice.shown("#invite-overtime")
+        Select(alice.find("#invite-overtime")).select_by_value("overtime 60")
+        Select(alice.find("#invite-clock")).select_by_value("days 1")
+        assert not alice.shown("#invite-overtime")
+        alice.fill("#invite-length", "3")
+        alice.click('#who tr[data-user="bob"] button[data-action="invite"]')
+        bob.click('#invitations [data-from="alice"] button[data-action="join"]')
+        alice.wait(lambda: alice.visible("#match-view") and alice.dice() == "3,1", "alice to move")
+        alice.click("#leave")  # alice gets up: the match goes on, her clock runs
+        alice.wait(lambda: "Correspondence with bob (0–0 of 3): your move, 1d00:00:00 left"
+                   in alice.text("#correspondence") and not alice.visible("#match-view"),
+                   "alice back in the lobby, her correspondence listed")
+        assert "You left the correspondence match with bob" in alice.log_text()
+        assert not alice.focus().find_elements(By.CSS_SELECTOR, "#log .error")
+        assert not alice.visible('#saved [data-name="bob"]')  # (not a second time, with a Resume)
+        bob.click("#leave")
+        bob.wait(lambda: "Correspondence with alice (0–0 of 3): alice to move" in bob.text("#correspondence"),
+                 "bob's correspondence list")
+        shot(alice, "correspondence")
+        alice.click('#correspondence [data-name="bob"] button[data-action="open-correspondence"]')
+        alice.wait(lambda: alice.visible("#match-view") and alice.dice() == "3,1", "back at the board")
