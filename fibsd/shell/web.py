@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import html
 import importlib.resources
 import json
 import logging
@@ -183,15 +184,14 @@ class WebListener:
         self._allowed_origins = frozenset(origin.lower() for origin in allowed_origins)
         self._request_timeout = request_timeout_seconds
         self.files = load_static_files()
-        # Issue 36: the house bots (name, strength) for the page's "Play the computer".
-        self.files["/house-bots.json"] = (json.dumps(
-            [{"name": name, "strength": strength} for name, strength in house_bots]).encode(),
-            "application/json")
-        # The operator's board (felt or wood) is a mark on the page's body, read by board.js.
+        # The operator's board (felt or wood) is a mark on the page's body, read by board.js;
+        # the house bots (name, strength) another, for "Play the computer" (issue 36).
+        bots = html.escape(json.dumps([{"name": name, "strength": strength} for name, strength in house_bots]))
         if "/index.html" in self.files:
             page, kind = self.files["/index.html"]
-            self.files["/index.html"] = self.files["/"] = (
-                page.replace(b"<body>", b'<body data-board="%s">' % board.encode("ascii"), 1), kind)
+            self.files["/index.html"] = self.files["/"] = (page.replace(
+                b"<body>", b'<body data-board="%s" data-house-bots="%s">' % (board.encode("ascii"), bots.encode()),
+                1), kind)
         # The same files gzipped once (the page weighs a third as much on the wire).
         self.gzipped = {path: gzip.compress(body, 9, mtime=0) for path, (body, _) in self.files.items()}
         # Each file's validator, per encoding: a reload asks "If-None-Match" and gets 304.

@@ -128,9 +128,8 @@ export function inviteCommand(name) {
 }
 
 // Issue 36: the house bots the server runs (name, strength), offered when online and free.
-let houseBots = [];
-fetch("/house-bots.json").then((r) => (r.ok ? r.json() : [])).then((bots) => { houseBots = bots; renderLobby(); })
-  .catch(() => {});
+// The server marks the page's body with them (no request of its own).
+const houseBots = JSON.parse(document.body.dataset.houseBots || "[]");
 
 function renderComputer() {
   const free = houseBots.filter((b) => { const u = state.users.get(b.name); return u && u.ready && !u.opponent; });

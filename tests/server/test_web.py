@@ -59,7 +59,7 @@ async def test_the_page_and_its_files_are_served_and_nothing_else(start_server: 
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     # (index.html with the operator's board marked on its body: felt by default)
     page = (Path(__file__).parents[2] / "fibsd/webclient/index.html").read_bytes()
-    assert body == page.replace(b"<body>", b'<body data-board="felt">', 1)
+    assert body == page.replace(b"<body>", b'<body data-board="felt" data-house-bots="[]">', 1)
     assert "default-src 'self'" in headers["content-security-policy"]
     status, headers, body = await http(door.port, get("/app.js?v=1"))
     assert status == 200 and headers["content-type"].startswith("text/javascript")
