@@ -27,7 +27,8 @@ from fibsd.app.session import Session
 from fibsd.domain.accounts import Account, name_key
 from fibsd.domain.dice import DiceSource, MatchDice
 from fibsd.domain.match_analysis import AnalysisQueue
-from fibsd.infra.config import Config, load_motd
+from fibsd.infra.config import Config
+from fibsd.infra.motd import load_motd
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.infra.wallclock import Clock
 from fibsd.rules.tournament import Tournament

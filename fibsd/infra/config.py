@@ -1,9 +1,9 @@
-"""Server configuration: every operator setting, its default, its validation, and the MOTD.
+"""Server configuration: every operator setting, its default and its validation.
 
 This module owns `Config` (an immutable value with one field per setting, units in the
 names), reading it from TOML (`conf/fibsd.toml` documents every setting with its
 default), command-line overrides, and the rule that a bad setting stops start-up with a
-one-line `ConfigError` naming it. It also reads the operator's MOTD file. It must not
+one-line `ConfigError` naming it (the MOTD file is `fibsd.infra.motd`'s). It must not
 import trio or the wire codec (of `protocol` it asks only `protocol.vocabulary` whether an
 admin name is a possible name), and nothing reads configuration into module globals:
 the server builds one `Config` at start-up and passes it down.
@@ -15,7 +15,7 @@ typo must not silently leave a default in force):
     [limits]     idle_timeout_seconds, login_timeout_seconds, max_line_bytes,
                  max_output_lines, max_login_failures
     [passwords]  password_hash_scheme, argon2_time_cost, argon2_memory_cost_kib,
-                 argon2_parallelism, pbkdf2_rounds
+                 argon2_parallelism, pbkdf2_rounds, password_hashes_at_once
     [admin]      admins
     [club]       registration, allowed_networks
     [tls]        tls_enabled, tls_port, tls_cert_file, tls_key_file
@@ -72,6 +72,7 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "login_failures_before_block",
         "login_block_seconds",
         "reconnect_grace_seconds",
+        "announce_interval_seconds",
     ),
     "passwords": (
         "password_hash_scheme",
@@ -79,6 +80,7 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "argon2_memory_cost_kib",
         "argon2_parallelism",
         "pbkdf2_rounds",
+        "password_hashes_at_once",
     ),
     "admin": ("admins",),
     "club": ("registration", "allowed_networks"),
@@ -255,6 +257,8 @@ def _validate(config: Config) -> None:
         4 * 1024 * 1024,
     )
     _int_in("pbkdf2_rounds", config.pbkdf2_rounds, 1000, 100_000_000)
+    _int_in("password_hashes_at_once", config.password_hashes_at_once, 0, 64)
+    _seconds("announce_interval_seconds", config.announce_interval_seconds, 0, 5)
     _admins(config.admins)
     _one_of("registration", config.registration, REGISTRATION_POLICIES)
     _networks(config.allowed_networks)
@@ -381,6 +385,9 @@ class Config:
     argon2_memory_cost_kib: int = 65536
     argon2_parallelism: int = 1
     pbkdf2_rounds: int = 600_000
+    #: Password hashes computed at the same time (each argon2 one holds its memory);
+    #: 0: one per CPU core.
+    password_hashes_at_once: int = 0
     # Abuse limits (fibsd's own; FIBS documents none of these numbers).
     commands_per_second: float = 20.0  # sustained; bots at full speed need a few per move
     command_burst: int = 60
@@ -395,6 +402,8 @@ class Config:
     # straight back into it; after it the opponent may `claim` the match. 0: FIBS's way
     # (the match is simply saved).
     reconnect_grace_seconds: float = 300.0
+    #: Logins are announced to everyone in batches at most this often (0: at once).
+    announce_interval_seconds: float = 0.2
     # [admin]
     admins: tuple[str, ...] = attrs.field(default=(), converter=_to_tuple)
     # [club]: "open" (guest registration, as on FIBS), "closed" (only operators create
@@ -558,43 +567,3 @@ class Config:
 def _did_you_mean(word: str, choices: Mapping[str, object]) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-# --- MOTD -------------------------------------------------------------------------------
-
-def _boxed(*texts: str) -> tuple[str, ...]:
-    width = max(len(text) for text in texts)
-    rule = "+" + "-" * (width + 2) + "+"
-    return (rule, *(f"| {text.ljust(width)} |" for text in texts), rule)
-
-
-# Shown when `motd_file` does not exist, so that a fresh checkout serves something sane.
-BUILTIN_MOTD: Final[tuple[str, ...]] = _boxed(
-    "Welcome to fibsd, a FIBS-compatible backgammon server.",
-    "Type 'help' for the commands, 'help beginner' to get started.",
-)
-
-
-def load_motd(path: Path) -> tuple[str, ...]:
-    """The MOTD lines from `path`, made safe for every client; BUILTIN_MOTD if it is missing.
-
-    Clients end the MOTD at a line starting with `4` (and start it at `3`), so such lines
-    are indented by one space; non-ASCII becomes `?` (FIBS is 7-bit) and trailing
-    whitespace goes (some clients anchor on `$`). Any other read error is a `ConfigError`
-    naming `motd_file`: an unreadable MOTD the operator asked for stops start-up.
-    """
-    try:
-        text = path.read_bytes().decode("ascii", errors="replace").replace("\ufffd", "?")
-    except FileNotFoundError:
-        return BUILTIN_MOTD
-    except OSError as error:
-        raise ConfigError(
-            f"setting 'motd_file': cannot read {str(path)!r}: {error.strerror}", "motd_file"
-        ) from None
-    lines = []
-    for line in text.splitlines():
-        line = line.replace("\t", "        ").rstrip()
-        if line[:1] in ("3", "4"):
-            line = " " + line
-        lines.append("".join(ch if " " <= ch < "\x7f" else "?" for ch in line))
-    return tuple(lines)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections import deque
 from collections.abc import Callable, Iterable
 
@@ -220,6 +221,28 @@ class Connection:
             self._lines.extend(self._reader.feed(bytes(data)))
         self._prompt_pending = False
         return self._lines.popleft()
+
+    def peer_gone(self) -> bool:
+        """Whether the client has hung up, known without waiting: our side closed it, or
+        (plain TCP) the socket is at end of input with nothing unread before the end. A
+        line typed ahead counts as a client still there."""
+        if self._eof or not self._open or self._closed:
+            return True
+        if self._socket is None:
+            return False  # (TLS, WebSocket: their layers would have to be asked)
+        try:
+            # trio's socket has no synchronous recv: borrow the descriptor for one peek.
+            probe = socket.socket(fileno=self._socket.fileno())
+        except OSError:
+            return True
+        try:
+            return probe.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+        finally:
+            probe.detach()  # (the descriptor stays trio's)
 
     # ----------------------------------------------------------------- output
 

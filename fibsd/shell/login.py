@@ -22,6 +22,7 @@ from fibsd.app.presentation import date_line
 from fibsd.infra.wallclock import Clock
 from fibsd.infra.config import Config
 from fibsd.shell.connection import Connection
+from fibsd.shell.hashing import ClientGone, HashQueue
 from fibsd.infra.limits import LoginGuard, WindowCounter
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.store import NameTaken, Store, StoredMessage
@@ -67,6 +68,8 @@ class LoginServices:
     config: Config
     store: Store
     hasher: PasswordHasher
+    #: Where the hashes wait their turn (a few at a time, in arrival order).
+    hashes: HashQueue
     clock: Clock
     motd_lines: Sequence[str]
     commit: Callable[[Sequence[Write]], Awaitable[None]]
@@ -89,7 +92,7 @@ async def login_dialogue(connection: Connection, services: LoginServices) -> Arr
     with trio.move_on_after(config.login_timeout_seconds):
         try:
             return await _login_attempts(connection, services)
-        except _GaveUp:
+        except (_GaveUp, ClientGone):
             return None
     connection.write_lines(["", Text.CONNECTION_TIMED_OUT.value])
     return None
@@ -146,7 +149,7 @@ async def _login_attempts(connection: Connection, services: LoginServices) -> Ar
             # Each further wrong guess costs more time: password guessing gets slow.
             await trio.sleep(throttle.delay_seconds)
         arrival = await _authenticate(
-            services, login.name, password, clip=clip,
+            services, connection, login.name, password, clip=clip,
             clip_version=login.clip_version if isinstance(login, Login) else 0,
             client_name=login.client if isinstance(login, Login) else None, prompts=prompts,
         )
@@ -169,20 +172,21 @@ async def _login_attempts(connection: Connection, services: LoginServices) -> Ar
 
 
 async def _authenticate(
-    services: LoginServices, name: str, password: str, *, clip: bool, clip_version: int,
-    client_name: str | None, prompts: bool,
+    services: LoginServices, connection: Connection, name: str, password: str, *, clip: bool,
+    clip_version: int, client_name: str | None, prompts: bool,
 ) -> Arrival | None:
     account = await trio.to_thread.run_sync(services.store.get_account, name)
+    hasher, hashes, gone = services.hasher, services.hashes, connection.peer_gone
     if account is None:
         # Spend the same time as a real check, so timing does not reveal which names exist.
-        await trio.to_thread.run_sync(services.hasher.dummy_verify)
+        await hashes.run(hasher.dummy_verify, client_gone=gone)
         return None
-    ok = await trio.to_thread.run_sync(services.hasher.verify, password, account.password_hash)
-    if not ok:
+    stored = account.password_hash
+    if not await hashes.run(lambda: hasher.verify(password, stored), client_gone=gone):
         return None
-    if services.hasher.needs_rehash(account.password_hash):
+    if hasher.needs_rehash(stored):
         # The configured scheme or cost changed: store a hash made the current way.
-        new_hash = await trio.to_thread.run_sync(services.hasher.hash, password)
+        new_hash = await hashes.run(lambda: hasher.hash(password), client_gone=lambda: False)
         await trio.to_thread.run_sync(services.store.set_password_hash, account.name, new_hash)
         account = attrs.evolve(account, password_hash=new_hash)
     pending = await trio.to_thread.run_sync(services.store.pending_messages, account.name)
@@ -303,7 +307,8 @@ async def _create_account(
     connection: Connection, services: LoginServices, name: str, password: str,
     code: str | None = None,
 ) -> Arrival | None:
-    password_hash = await trio.to_thread.run_sync(services.hasher.hash, password)
+    password_hash = await services.hashes.run(lambda: services.hasher.hash(password),
+                                              client_gone=connection.peer_gone)
     now = services.clock.now()
     account = Account.new(name, password_hash, now)
     if code is not None and not await trio.to_thread.run_sync(

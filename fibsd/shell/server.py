@@ -69,6 +69,7 @@ from fibsd.shell.listeners import (
     open_tls,
     peer_host,
 )
+from fibsd.shell.hashing import HashQueue
 from fibsd.shell.login import Arrival, LoginServices, login_dialogue
 from fibsd.domain.matfile import mat_lines, mat_text
 from fibsd.shell.ordering import DeliveryOrder, Ticket
@@ -140,6 +141,13 @@ class Server:
         )
         self.registrations = WindowCounter(
             limit=config.new_accounts_per_address_per_hour, window_seconds=3600.0
+        )
+        #: Issue 31: password hashes a few at a time, in arrival order, none for a client gone.
+        self.hashes = HashQueue(config.password_hashes_at_once)
+        self._login_services = LoginServices(
+            config=config, store=store, hasher=self.hasher, hashes=self.hashes, clock=self.clock,
+            motd_lines=self.registry.motd_lines, commit=self._commit, guard=self.login_guard,
+            registrations=self.registrations,
         )
         self.shutting_down = False
         #: Whether the core's ticker runs (`_ensure_ticker`).
@@ -334,18 +342,8 @@ class Server:
     CLOSING_FLUSH_SECONDS = 5.0
 
     async def _converse(self, connection: Connection) -> None:
-        services = LoginServices(
-            config=self.config,
-            store=self.store,
-            hasher=self.hasher,
-            clock=self.clock,
-            motd_lines=self.registry.motd_lines,
-            commit=self._commit,
-            guard=self.login_guard,
-            registrations=self.registrations,
-        )
         try:
-            arrival = await login_dialogue(connection, services)
+            arrival = await login_dialogue(connection, self._login_services)
         except ConnectionClosed:
             return
         except LineTooLong:

@@ -8,7 +8,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from fibsd.infra.config import BUILTIN_MOTD, TABLES, Config, ConfigError, load_motd
+from fibsd.infra.config import TABLES, Config, ConfigError
+from fibsd.infra.motd import BUILTIN_MOTD, load_motd
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED_TOML = REPO / "conf" / "fibsd.toml"

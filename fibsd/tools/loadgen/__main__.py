@@ -91,6 +91,13 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--server-setting", action="append", default=[], metavar="TABLE.KEY=VALUE",
                          help="override a setting of the load-test configuration, e.g."
                               " limits.max_output_lines=2000 (VALUE in TOML; repeatable)")
+        sub.add_argument("--passwords", choices=("cheap", "shipped"), default="cheap",
+                         help="account hashes: the load test's cheap pbkdf2 (default), or the "
+                              "shipped settings (argon2id, 64 MiB each), to measure logins as a "
+                              "real server pays for them")
+        sub.add_argument("--server-tree", type=Path, default=None, metavar="DIR",
+                         help="run the server of another checkout (PYTHONPATH=DIR for the server "
+                              "only): before and after with the same load client")
         sub.add_argument("--keep", action="store_true",
                          help="keep the temporary directory (database, config, server log)")
 
@@ -140,12 +147,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     sample_seconds=max(0.1, args.sample_seconds))
     try:
         server = ServerProcess(fd_limit=fd_limit, db_dir=args.db_dir, log_level=args.server_log_level,
-                               keep=args.keep, overrides=args.server_setting, store=args.store)
+                               keep=args.keep, overrides=args.server_setting, store=args.store,
+                               shipped_passwords=args.passwords == "shipped",
+                               server_tree=args.server_tree)
     except ValueError as error:
         parser.error(str(error))
     started = time.perf_counter()
     with server:
-        precreate_accounts(server.store_location, (account_name(i) for i in range(args.sessions)))
+        precreate_accounts(server.store_location, (account_name(i) for i in range(args.sessions)),
+                           shipped=args.passwords == "shipped")
         server.start()
         report = trio.run(_run, args, server, common)
         common.phase("done")  # the scenario stopped the server (`stop_server`)

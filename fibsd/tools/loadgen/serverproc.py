@@ -76,8 +76,12 @@ def _raised_limits() -> str:
     return "".join(f"{key} = {value!r}\n" for key, value in _RAISED_LIMITS.items() if key in known)
 
 
-def config_text(port: int, db_path: Path, motd_path: Path, *, log_level: str) -> str:
-    """The load-test TOML configuration (see the module docstring for why each value)."""
+def config_text(port: int, db_path: Path, motd_path: Path, *, log_level: str,
+                shipped_passwords: bool = False) -> str:
+    """The load-test TOML configuration (see the module docstring for why each value);
+    `shipped_passwords` keeps the shipped password settings instead of the cheap hash."""
+    passwords = "" if shipped_passwords else (
+        'password_hash_scheme = "pbkdf2_sha256"\npbkdf2_rounds = 1000\n')
     return f"""\
 # Load-test configuration written by fibsd.tools.loadgen. NOT for a real server: the password
 # hash is the cheapest the server accepts, so that logins measure the server, not pbkdf2.
@@ -99,9 +103,7 @@ max_output_lines = 1000000
 # All sessions come from 127.0.0.1 and the bots play at full speed:
 {_raised_limits()}
 [passwords]
-password_hash_scheme = "pbkdf2_sha256"
-pbkdf2_rounds = 1000
-
+{passwords}
 [analysis]
 # The load run measures the server, not GNU Backgammon analysing its thousands of matches.
 analysis_auto = "none"
@@ -135,17 +137,22 @@ def with_overrides(text: str, overrides: Iterable[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def precreate_accounts(location: str | Path, names: Iterable[str]) -> int:
+def precreate_accounts(location: str | Path, names: Iterable[str], *, shipped: bool = False) -> int:
     """Create accounts (password `PASSWORD`) in the database before the server starts.
 
     One hash is computed and shared: every account has the same password, and a salted
-    pbkdf2 hash verifies for any account that stores it. Returns how many were created.
+    hash verifies for any account that stores it. The hash is the load test's cheap
+    pbkdf2, or with `shipped` the shipped configuration's (argon2id, 64 MiB), so that a
+    run can measure logins as a real server pays for them. Returns how many were created.
     """
     from fibsd.domain.accounts import Account
+    from fibsd.infra.config import Config
     from fibsd.infra.passwords import PasswordHasher
     from fibsd.store.backends import open_store
 
-    hashed = PasswordHasher("pbkdf2_sha256", pbkdf2_rounds=1000).hash(PASSWORD)
+    hasher = (Config.default().password_hasher() if shipped
+              else PasswordHasher("pbkdf2_sha256", pbkdf2_rounds=1000))
+    hashed = hasher.hash(PASSWORD)
     now = time.time()
     created = 0
     with open_store(location) as store:
@@ -210,7 +217,8 @@ class ServerProcess:
     """A fibsd server started for one load run; use as a context manager."""
 
     def __init__(self, *, fd_limit: int, db_dir: Path | None = None, log_level: str = "WARNING",
-                 keep: bool = False, overrides: Iterable[str] = (), store: str | None = None) -> None:
+                 keep: bool = False, overrides: Iterable[str] = (), store: str | None = None,
+                 shipped_passwords: bool = False, server_tree: Path | None = None) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="fibsd-load-", dir=db_dir))
         self.db_path = self.directory / "fibsd.db"
         #: The server's store: the SQLite file `db_path`, or a PostgreSQL URL.
@@ -224,7 +232,10 @@ class ServerProcess:
         self.log_level = log_level
         self.keep = keep
         self.process: subprocess.Popen[bytes] | None = None
-        text = config_text(self.port, self.db_path, self.directory / "no-motd.txt", log_level=log_level)
+        #: Another checkout whose server to run (before/after runs with one load client).
+        self.server_tree = server_tree
+        text = config_text(self.port, self.db_path, self.directory / "no-motd.txt", log_level=log_level,
+                           shipped_passwords=shipped_passwords)
         try:
             text = with_overrides(text, overrides)
         except ValueError:
@@ -244,10 +255,13 @@ class ServerProcess:
         (no `preexec_fn`, which is unsafe once threads exist).
         """
         raise_fd_limit(self.fd_limit)
+        env = None
+        if self.server_tree is not None:
+            env = {**os.environ, "PYTHONPATH": str(self.server_tree.resolve())}
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "fibsd", "serve", "--config", str(self.config_path)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
             )
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
