@@ -197,6 +197,24 @@ class MatchFinished:
         return self.record.id
 
 
+@attrs.frozen
+class Arrival:
+    """A login to announce: who (a session), its who-info (CLIP `5` and `6`), and whether
+    it is news (a login that replaced the same user's session is not: they never left)."""
+
+    session: Any
+    status: bytes
+    news: bool
+
+
+@attrs.frozen
+class StatusChanged:
+    """A user's new who-info (its CLIP `5` line, encoded), to announce to everyone."""
+
+    session: Any
+    line: bytes
+
+
 @attrs.define
 class Outcome:
     """Deliveries, durable writes and disconnections, in the order they were produced."""
@@ -222,6 +240,13 @@ class Outcome:
     #: out together (`Registry.take_departures`): thousands leaving at once reach each
     #: user as one piece.
     departures: list[LogoutNotice] = attrs.field(factory=list)
+    #: Users who logged in, to announce to everyone else (`Registry.add_arrivals`): once
+    #: this outcome's writes are committed they wait for the next batch of arrivals, so
+    #: that a login storm reaches each user in a few pieces a second, not one per login.
+    arrivals: list[Arrival] = attrs.field(factory=list)
+    #: Users whose who-info changed, to announce to every CLIP user with the next batch
+    #: (`Registry.add_statuses`): only each user's latest line goes out.
+    statuses: list[StatusChanged] = attrs.field(factory=list)
     #: Finished matches (record ids) to hand to the analysis workers once this outcome's
     #: writes (which store the jobs) are committed (docs/analysis.md).
     analyses: list[int] = attrs.field(factory=list)
@@ -274,6 +299,8 @@ class Outcome:
         self.writes_after_delivery.extend(other.writes_after_delivery)
         self.closes.extend(other.closes)
         self.departures.extend(other.departures)
+        self.arrivals.extend(other.arrivals)
+        self.statuses.extend(other.statuses)
         self.analyses.extend(other.analyses)
         self.jobs.extend(other.jobs)
         self.finished.extend(other.finished)

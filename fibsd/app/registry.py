@@ -18,7 +18,7 @@ import collections
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from fibsd.app.outcome import ClipBytes, Job, Lines, Outcome
+from fibsd.app.outcome import Arrival, ClipBytes, Job, Lines, Outcome, StatusChanged
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.match_clock import Deadlines
 from fibsd.app.play.table import RollCounts, Table
@@ -79,6 +79,10 @@ class Registry:
         self._who_list_second = -1
         #: Logout notices not yet sent (`take_departures`).
         self._departures: list[LogoutNotice] = []
+        #: Logins not yet announced (`take_arrivals`).
+        self._arrivals: list[Arrival] = []
+        #: The latest who-info line not yet announced, by user (`take_statuses`).
+        self._statuses: dict[str, StatusChanged] = {}
         #: Matches waiting for a dropped player to come back, by the dropper's name key.
         self.suspended: dict[str, Table[Session]] = {}
         #: Who watched a player who dropped out of a match, by his name key, to put
@@ -214,31 +218,61 @@ class Registry:
         return self._who_list
 
     def announce_arrival(self, session: Session, status: bytes, *, news: bool, out: Outcome) -> None:
-        """Everyone else learns of `session`: its who-info (CLIP) and, for users with
+        """Everyone else is to learn of `session`: its who-info (CLIP) and, for users with
         `notify` on, the login notice (not when a login replaced the same user's: they
-        never left). Each recipient gets one piece, built once per kind of recipient."""
-        notice = LoginNotice.logs_in(session.name)
-        clip_notice = ClipBytes(encode_line(notice.clip_line()) + status)
-        clip_status = ClipBytes(status, status_of=session.key)
-        notified_clip: list[Session] = []
-        other_clip: list[Session] = []
-        notified_telnet: list[Session] = []
+        never left). It waits in `out.arrivals` for the shell, which announces the logins
+        committed meanwhile together (`take_arrivals`)."""
+        out.arrivals.append(Arrival(session, status, news))
+
+    def add_arrivals(self, arrivals: list[Arrival]) -> None:
+        """Logins whose writes are committed, to announce with `take_arrivals`."""
+        self._arrivals.extend(arrivals)
+
+    @property
+    def arrivals_pending(self) -> bool:
+        return bool(self._arrivals)
+
+    def take_arrivals(self) -> Outcome:
+        """The logins since the last call, in order, announced to everyone online: one
+        piece for each kind of user (CLIP or telnet, `notify` on or off), built once. A
+        user who is one of these arrivals hears only of those after his own (his who
+        list had the earlier ones), and one who has left meanwhile hears of none."""
+        out = Outcome()
+        if not self._arrivals:
+            return out
+        arrivals, self._arrivals = self._arrivals, []
+        newcomers = {id(arrival.session): n for n, arrival in enumerate(arrivals)}
+        clip_notified: list[Session] = []
+        clip_other: list[Session] = []
+        telnet_notified: list[Session] = []
         for other in self._online.values():
-            if other is session:
-                continue
-            notify = news and other.account.toggles.notify
-            if other.clip:
-                (notified_clip if notify else other_clip).append(other)
-            elif notify:
-                notified_telnet.append(other)
-        out.to_each(notified_clip, clip_notice)
-        out.to_each(other_clip, clip_status)
-        out.to_each(notified_telnet, notice)
+            position = newcomers.get(id(other))
+            if position is not None:  # (rare: a user of the same batch)
+                self._announce_to(other, arrivals[position + 1:], out)
+            elif other.clip:
+                (clip_notified if other.account.toggles.notify else clip_other).append(other)
+            elif other.account.toggles.notify:
+                telnet_notified.append(other)
+        out.to_each(clip_notified, ClipBytes(_clip_piece(arrivals, notify=True)))
+        out.to_each(clip_other, ClipBytes(_clip_piece(arrivals, notify=False)))
+        out.to_each(telnet_notified, _telnet_piece(arrivals))
+        return out
+
+    @staticmethod
+    def _announce_to(other: Session, arrivals: list[Arrival], out: Outcome) -> None:
+        if not arrivals:
+            return
+        if other.clip:
+            out.to(other, ClipBytes(_clip_piece(arrivals, notify=other.account.toggles.notify)))
+        elif other.account.toggles.notify:
+            out.to(other, _telnet_piece(arrivals))
 
     def clear(self) -> None:
         """Everyone leaves at once (a shutdown)."""
         self._online.clear()
         self._who_list = None
+        self._arrivals.clear()
+        self._statuses.clear()
 
     # ------------------------------------------------------------ departures
 
@@ -273,12 +307,76 @@ class Registry:
 
     def announce_status(
         self, session: Session, out: Outcome, *, now: float | None = None,
-        skip: Session | None = None,
     ) -> None:
-        """Send `session`'s who-info (5 then 6) to every CLIP user (§3.4)."""
+        """`session`'s who-info (5 then 6) to every CLIP user (§3.4): to the user at once,
+        in the order of what it answers, and to everyone else with the next batch of
+        status changes (`out.statuses`, `take_statuses`), where only the latest counts."""
         self._who_list = None  # its line in the cached who list may have changed
         line = who_line(session, self.clock.now() if now is None else now)
-        out.to_each(
-            (other for other in self._online.values() if other.clip and other is not skip),
-            ClipBytes(line + WHO_INFO_END, status_of=session.key),
-        )
+        if session.clip and self._online.get(session.key) is session:
+            out.to(session, ClipBytes(line + WHO_INFO_END, status_of=session.key))
+        out.statuses.append(StatusChanged(session, line))
+
+    def add_statuses(self, changes: list[StatusChanged]) -> None:
+        """Status changes to announce with `take_statuses` (a later one of the same user
+        replaces an earlier one: the last state wins)."""
+        for change in changes:
+            self._statuses.pop(change.session.key, None)  # (keep the order of the changes)
+            self._statuses[change.session.key] = change
+
+    @property
+    def statuses_pending(self) -> bool:
+        return bool(self._statuses)
+
+    def take_statuses(self) -> Outcome:
+        """The latest who-info of every user whose status changed since the last call and
+        who is still online, to every CLIP user as one piece. The users themselves had
+        their own line at once (`announce_status`) and get the piece without it, unless
+        the batch is so large that a piece per user would cost as much as the fan-out it
+        replaces: then a repeat of the same state is the lesser harm."""
+        out = Outcome()
+        if not self._statuses:
+            return out
+        changes, self._statuses = self._statuses, {}
+        online = self._online
+        current = [change for key, change in changes.items() if online.get(key) is change.session]
+        if not current:
+            return out
+        lines = [change.line for change in current]
+        piece = ClipBytes(b"".join(lines) + WHO_INFO_END)
+        own = {} if len(current) > _OWN_PIECES_UP_TO else {
+            id(change.session): index for index, change in enumerate(current)}
+        others: list[Session] = []
+        for other in online.values():
+            if not other.clip:
+                continue
+            index = own.get(id(other))
+            if index is None:
+                others.append(other)
+            elif len(lines) > 1:
+                rest = lines[:index] + lines[index + 1:]
+                out.to(other, ClipBytes(b"".join(rest) + WHO_INFO_END))
+        out.to_each(others, piece)
+        return out
+
+
+#: Up to this many status changes in a batch, each user gets the batch without its own.
+_OWN_PIECES_UP_TO = 64
+
+
+def _clip_piece(arrivals: list[Arrival], *, notify: bool) -> bytes:
+    """CLIP users hear of each login: `7 NAME NAME logs in.` (with `notify`) and its
+    who-info."""
+    if not notify:
+        return b"".join(arrival.status for arrival in arrivals)
+    return b"".join(
+        (encode_line(LoginNotice.logs_in(arrival.session.name).clip_line()) if arrival.news
+         else b"") + arrival.status
+        for arrival in arrivals
+    )
+
+
+def _telnet_piece(arrivals: list[Arrival]) -> Lines:
+    """Telnet users with `notify` on: `NAME logs in.` for each login that is news."""
+    return Lines(tuple(LoginNotice.logs_in(arrival.session.name).text
+                       for arrival in arrivals if arrival.news))

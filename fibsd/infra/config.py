@@ -258,7 +258,7 @@ def _validate(config: Config) -> None:
     )
     _int_in("pbkdf2_rounds", config.pbkdf2_rounds, 1000, 100_000_000)
     _int_in("password_hashes_at_once", config.password_hashes_at_once, 0, 64)
-    _seconds("announce_interval_seconds", config.announce_interval_seconds, 0, 5)
+    _seconds("announce_interval_seconds", config.announce_interval_seconds, 0, 60)
     _admins(config.admins)
     _one_of("registration", config.registration, REGISTRATION_POLICIES)
     _networks(config.allowed_networks)

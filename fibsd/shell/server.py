@@ -45,6 +45,7 @@ from collections.abc import Sequence
 
 import trio
 
+from fibsd.shell.announcements import Announcements
 from fibsd.shell.admission import AddressTurns, BurstListener, Turn
 from fibsd.shell.analysis_workers import AnalysisPool, find_gnubg
 from fibsd.shell.house_bots import HouseBots
@@ -109,8 +110,6 @@ class Server:
         self._connections = self._delivery.connections
         #: Writes every plain connection's queued output once per scheduler pass.
         self._flusher = Flusher()
-        #: Set when someone left; `_run_departures` then sends the logout notices.
-        self._departures_arrived = trio.Event()
         # Group commit: writes wait for the committer task, which makes each batch
         # durable with one transaction (one fsync) in a worker thread, in arrival order.
         self._committer = GroupCommitter(store)
@@ -119,6 +118,9 @@ class Server:
         self._order: DeliveryOrder[Recipient, tuple[Outcome, Session | None]] = DeliveryOrder(
             self._delivery.deliver_part
         )
+        #: Logins and logouts announced to everyone in batches (issue 31).
+        self.announcements = Announcements(self.registry, self._deliver_in_order,
+                                           interval_seconds=config.announce_interval_seconds)
         self._nursery: trio.Nursery | None = None
         self._stop_requested = trio.Event()
         self.listeners: list[trio.SocketListener] = []
@@ -204,7 +206,7 @@ class Server:
         async with trio.open_nursery() as outer:
             await outer.start(self._committer.run)
             await outer.start(self._flusher.run)
-            await outer.start(self._run_departures)
+            await outer.start(self.announcements.run)
             if self.analysis_pool is not None:
                 await outer.start(self.analysis_pool.run)
             self._resume_analysis_jobs()
@@ -375,7 +377,7 @@ class Server:
         """Log `session` in and deliver its greeting. (A method of its own, so that the
         login's outcome, with its who list of every user online, is not kept alive for
         as long as the session lasts.)"""
-        self._deliver_departures()  # a newcomer hears of no departure before its arrival
+        self.announcements.deliver_departures()  # a newcomer hears of no departure before its arrival
         outcome = presence.log_in(
             self.registry, session, previous_login_at=arrival.previous_login_at,
             previous_host=arrival.previous_host, just_registered=arrival.just_registered,
@@ -441,6 +443,7 @@ class Server:
         # Invariant 7: the lines wait behind those queued earlier for the same users,
         # whether or not this outcome has anything to commit.
         ticket: Ticket[Recipient, tuple[Outcome, Session | None]] | None
+        self.announcements.before(outcome, issuer)
         if outcome.writes:
             ticket = self._order.reserve((outcome, issuer), recipients(outcome, issuer))
             try:
@@ -448,11 +451,12 @@ class Server:
             except BaseException:
                 self._order.withdraw(ticket)
                 raise
-            self._settle_departures(outcome)
+            self.announcements.after_commit(outcome)
             self._order.committed(ticket)
         else:
-            self._settle_departures(outcome)
+            self.announcements.after_commit(outcome)
             ticket = self._order.submit((outcome, issuer), recipients(outcome, issuer))
+        self.announcements.after()
         if ticket is not None and not ticket.delivered:  # (no checkpoint when it went at once)
             delivered = trio.Event()
             ticket.on_delivered = delivered.set
@@ -525,35 +529,10 @@ class Server:
         finally:
             self._ticker_running = False
 
-    def _settle_departures(self, outcome: Outcome) -> None:
-        """The departures of a committed `outcome` join the others of this pass; an
-        outcome without any first sends the departures waiting (what is said after a
-        departure reaches everyone after its notice)."""
-        if outcome.departures:
-            self.registry.add_departures(outcome.departures)
-            self._departures_arrived.set()
-        else:
-            self._deliver_departures()
-
-    def _deliver_departures(self) -> None:
-        if self.registry.departures_pending:
-            self._deliver_in_order(self.registry.take_departures())
-
     def _deliver_in_order(self, outcome: Outcome) -> None:
         """Deliver lines of no command (notices, announcements) behind whatever is
         queued for their recipients."""
         self._order.submit((outcome, None), recipients(outcome, None))
-
-    async def _run_departures(
-        self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
-    ) -> None:
-        """Send the logout notices of each scheduler pass's departures together: when
-        thousands drop at once, everyone gets one piece instead of one per departure."""
-        task_status.started()
-        while True:
-            await self._departures_arrived.wait()
-            self._departures_arrived = trio.Event()
-            self._deliver_departures()
 
     #: When the countdown of an administrator's shutdown is announced again.
     COUNTDOWN_MARKS = (600, 300, 120, 60, 30, 10, 5)

@@ -142,6 +142,12 @@ class CoreDriver:
         after delivery, the jobs that hold the prompt, the closes; then what the shell's
         next scheduler pass sends (the logout notices gathered meanwhile), and the
         background jobs (unless `hold_jobs`)."""
+        # Logins announced at once, status changes after the outcome's lines, as the shell
+        # does with announce_interval_seconds = 0.
+        self.registry.add_arrivals(outcome.arrivals)
+        self.registry.add_statuses(outcome.statuses)
+        outcome.arrivals, outcome.statuses = [], []
+        self._deliver(self.registry.take_arrivals())
         errors = self.store.run_batch(outcome.writes)
         failed = [error for error in errors if error is not None]
         assert not failed, f"a write failed: {failed!r}"
@@ -150,6 +156,7 @@ class CoreDriver:
         else:  # what is said after a departure reaches everyone after its notice
             self._announce()
         self._deliver(outcome)
+        self._deliver(self.registry.take_statuses())
         for write in outcome.writes_after_delivery:
             write(self.store)
         self.finished.extend(outcome.finished)

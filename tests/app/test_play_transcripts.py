@@ -18,8 +18,11 @@ from fibsd.rules import Match, MatchOptions
 from fibsd.rules.position import side_to_hex
 from tests.app.driver import CoreDriver
 
-WHO_ALICE_PLAYS = ["5 alice bob - 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6",
-                   "5 bob alice - 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6"]
+ALICE_PLAYS = ["5 alice bob - 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6"]
+BOB_PLAYS = ["5 bob alice - 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6"]
+# Everyone else hears of status changes in a batch after the lines of the command
+# (issue 31: status changes are announced together); each user its own at once.
+WHO_ALICE_PLAYS = [ALICE_PLAYS[0], BOB_PLAYS[0], "6"]
 OPENING = "board:{}:{}:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0"
 AFTER_ALICE = "board:{}:{}:3:0:0:0:-2:0:0:0:2:4:0:2:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:-1:0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0"
 
@@ -54,27 +57,27 @@ def test_invite_watch_join_and_the_opening_roll() -> None:
         "5 carol - alice 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6"]
     assert driver.take("alice") == [
         "carol is watching you.", "5 carol - alice 1 0 1500.00 0 0 1700000000 127.0.0.1 driver -", "6"]
-    assert driver.send("bob", "join alice") == WHO_ALICE_PLAYS + [
+    assert driver.send("bob", "join alice") == BOB_PLAYS + [
         "** You are now playing a 3 point match with alice",
         "Starting a new game with alice.",
         "You rolled 1, alice rolled 3",
         "alice makes the first move.",
         "board:You:alice:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:3:1:1:1:1:0:-1:1:25:0:0:0:0:0:2:0:0:0",
-    ]
-    assert driver.take("alice") == WHO_ALICE_PLAYS + [
+    ] + ALICE_PLAYS
+    assert driver.take("alice") == ALICE_PLAYS + [
         "** Player bob has joined you for a 3 point match.",
         "Starting a new game with bob.",
         "You rolled 3, bob rolled 1",
         "It's your turn to move.",
         OPENING.format("You", "bob"),
-    ]
-    assert driver.take("carol") == WHO_ALICE_PLAYS + [
+    ] + BOB_PLAYS
+    assert driver.take("carol") == [
         "alice and bob start a 3 point match.",
         "Starting a new game with bob.",  # the watched player's opponent
         "alice rolled 3, bob rolled 1",
         "alice makes the first move.",
         OPENING.format("alice", "bob"),
-    ]
+    ] + WHO_ALICE_PLAYS
 
 
 def test_a_move_a_roll_and_in_game_chat() -> None:
@@ -152,8 +155,8 @@ def test_leave_saves_the_match_and_invite_resumes_it() -> None:
         "turn: bob.", "match length: 3", "points for alice: 0", "points for bob: 0",
         "board:You:alice:3:0:0:0:-2:0:0:0:2:4:0:2:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:-1:0:0:0:0:1:1:1:0:-1:1:25:0:0:0:0:0:0:0:0:0",
         "It's your turn. Please roll or double",
-    ]
-    assert driver.take("carol")[-1] == "alice and bob are resuming their 3-point match."
+    ] + ALICE_PLAYS
+    assert driver.take("carol")[-4] == "alice and bob are resuming their 3-point match."
 
 
 def _endgame(driver: CoreDriver, length: int) -> dict[str, Any]:

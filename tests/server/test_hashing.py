@@ -55,7 +55,8 @@ async def test_a_login_storm_is_hashed_in_arrival_order_a_bounded_number_at_a_ti
             await trio.testing.wait_all_tasks_blocked()  # they arrive in this order
         await _until(lambda: len(started) == 2)
         await trio.testing.wait_all_tasks_blocked()
-        assert started == [0, 1] and queue.running == 2 and queue.waiting == 5
+        # (the first two run side by side: either may note its start first)
+        assert sorted(started) == [0, 1] and queue.running == 2 and queue.waiting == 5
         # Each hash that ends lets the next in line start, and only it.
         for finished in [1, 0, 2, 4, 3, 5, 6]:
             gates[finished].set()
@@ -64,7 +65,7 @@ async def test_a_login_storm_is_hashed_in_arrival_order_a_bounded_number_at_a_ti
             await trio.testing.wait_all_tasks_blocked()
             assert len(started) == expected and in_flight[0] <= 2
         await _until(lambda: len(results) == 7)
-    assert started == list(range(7))
+    assert sorted(started[:2]) == [0, 1] and started[2:] == [2, 3, 4, 5, 6]
     assert most_in_flight[0] == 2
     assert queue.computed == 7 and queue.skipped == 0
 
