@@ -73,6 +73,8 @@ def log_in(
         registry.remove(older, None)
         taken_over = older.table
         _take_over(older, session)
+        if session.waiting_for:
+            registry.waiters[session] = None
         leave_everything(registry, older, Departure.REPLACED, out)
     registry.add(session, now)
     session.muted_until = registry.reader.sanction_until("mute", session.name, now)
@@ -149,13 +151,16 @@ def _deliver_stored_messages(session: Session, stored: Sequence[StoredMessage], 
 
 
 def _finally_here(registry: Registry, session: Session, out: Outcome) -> None:
-    """Tell those who `waitfor` this user, and the user who waited for them."""
+    """Tell those who `waitfor` this user, and the user who waited for them (only the
+    users who wait for someone are looked at: a login must not cost a pass over everyone)."""
     key = session.key
-    for other in registry.online():
+    for other in list(registry.waiters):  # (in the order they started waiting)
         if other is not session and key in other.waiting_for:
             del other.waiting_for[key]
             out.to(other, TextLine.of(Text.WAITFOR_FINALLY, name=session.name))
             out.to(session, TextLine.of(Text.WAITING_FOR_YOU, name=other.name))
+        if not other.waiting_for:
+            registry.waiters.pop(other, None)
 
 
 def _take_over(older: Session, newer: Session) -> None:

@@ -79,6 +79,8 @@ class Registry:
         self._who_list_second = -1
         #: Logout notices not yet sent (`take_departures`).
         self._departures: list[LogoutNotice] = []
+        #: The users online who `waitfor` someone: a login looks only at them.
+        self.waiters: dict[Session, None] = {}
         #: Logins not yet announced (`take_arrivals`).
         self._arrivals: list[Arrival] = []
         #: The latest who-info line not yet announced, by user (`take_statuses`).
@@ -168,6 +170,7 @@ class Registry:
         if self._online.get(key) is not session:
             return False
         del self._online[key]
+        self.waiters.pop(session, None)
         self._gone_accounts[key] = session.account
         self._who_list = None
         if now is not None:
@@ -270,6 +273,7 @@ class Registry:
     def clear(self) -> None:
         """Everyone leaves at once (a shutdown)."""
         self._online.clear()
+        self.waiters.clear()
         self._who_list = None
         self._arrivals.clear()
         self._statuses.clear()

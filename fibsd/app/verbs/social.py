@@ -173,6 +173,7 @@ def _waitfor_answer(registry: Registry, session: Session, names: tuple[str, ...]
                 out.to(session, TextLine.of(Text.NO_USER_CALLED, name=typed))
             else:
                 session.waiting_for[name_key(account.name)] = account.name
+                registry.waiters[session] = None
                 out.to(session, TextLine.of(Text.WAITFOR_ADDED, name=account.name))
     return out
 
