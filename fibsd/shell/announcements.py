@@ -11,8 +11,9 @@ one piece per recipient built once per kind of recipient (`Registry.take_arrival
 
 - Departures go out once per scheduler pass, as soon as the committed outcome that
   made them is through (thousands dropping at once reach each user as one piece).
-- Arrivals go out at most every `announce_interval_seconds`: a login storm reaches each
-  user in a few pieces a second, whatever the number of logins.
+- Arrivals and status changes go out at most every `announce_interval_seconds` (longer
+  in proportion beyond 2,000 users online): a login storm reaches each user in a few
+  pieces a second, whatever the number of logins.
 
 Nothing is lost and each recipient's order is kept: the arrivals waiting are announced
 before anything else that could follow them, i.e. before any outcome that reaches anyone
@@ -96,6 +97,11 @@ class Announcements:
             self.arrival_batches += 1
             self._deliver_in_order(self._registry.take_arrivals())
 
+    def pace_seconds(self) -> float:
+        """How long a batch waits: `interval_seconds`, longer on a crowded server."""
+        crowd = self._registry.online_count() / USERS_PER_INTERVAL
+        return self.interval_seconds * max(1.0, crowd)
+
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Send the departures of each scheduler pass together, and the arrivals at most
         every `interval_seconds`, until cancelled."""
@@ -113,9 +119,15 @@ class Announcements:
     async def _run_batches(self) -> None:
         while True:
             await self._batch_waiting.wait()
-            await trio.sleep(self.interval_seconds)
+            await trio.sleep(self.pace_seconds())
             self._batch_waiting = trio.Event()
             self.deliver_batch()
+
+
+#: Up to this many users online, batches go out every `announce_interval_seconds`; beyond
+#: it the interval grows in proportion (10,000 online: five times as long), so that what
+#: the batches cost stays a bounded share of the server's time however many are online.
+USERS_PER_INTERVAL = 2000
 
 
 def _reaches_others(outcome: Outcome, issuer: Session | None) -> bool:

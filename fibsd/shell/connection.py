@@ -176,8 +176,10 @@ class Connection:
         self._eof = False
         self._prompt_pending = False
         self._blocked = False  # a task waits for the socket to become writable
-        self._drained = trio.Event()  # set whenever the outbox becomes empty
-        self._drained.set()
+        #: Set when the outbox becomes empty; made only when someone waits for that (a
+        #: closing connection), not at every burst of output.
+        self._drained: trio.Event | None = None
+        self._sending = False  # (TLS) the writer task is handing a piece to the stream
         self._read_scope: trio.CancelScope | None = None
         #: TLS only: wakes the writer task when output is queued or the connection closes.
         self._writer_wake: trio.Event | None = trio.Event() if self._socket is None else None
@@ -316,7 +318,6 @@ class Connection:
     def _wake_for_output(self) -> None:
         """Output is about to be queued: if the outbox is empty, see that it is sent."""
         if not self._outbox:
-            self._drained = trio.Event()
             if self._writer_wake is not None:
                 self._writer_wake.set()
             elif not self._blocked:
@@ -338,7 +339,7 @@ class Connection:
             self._blocked = True
             self._flusher.wait_writable(self)
         else:
-            self._drained.set()
+            self._now_drained()
 
     def _send_outbox(self, sock: trio.socket.SocketType) -> None:
         """One non-blocking send of everything queued; what the kernel did not take stays
@@ -360,7 +361,7 @@ class Connection:
         finally:
             self._blocked = False
             if not self._outbox:
-                self._drained.set()
+                self._now_drained()
 
     async def run_writer(self) -> None:
         """For streams the flusher cannot write directly (TLS): drain the outbox with the
@@ -369,24 +370,33 @@ class Connection:
         try:
             while True:
                 if not self._outbox:
-                    self._drained.set()
+                    self._now_drained()
                     if not self._open:
                         return
                     await self._writer_wake.wait()
                     self._writer_wake = trio.Event()
                     continue
-                await self.stream.send_all(self._outbox.take())
+                self._sending = True
+                try:
+                    await self.stream.send_all(self._outbox.take())
+                finally:
+                    self._sending = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self._broken()
         finally:
             self._open = False
             self._outbox.clear()
+            self._now_drained()
+
+    def _now_drained(self) -> None:
+        if self._drained is not None:
             self._drained.set()
+            self._drained = None
 
     def _broken(self) -> None:
         """The peer cannot be written to any more: drop the output, end the reader."""
         self._outbox.clear()
-        self._drained.set()
+        self._now_drained()
         self.close_soon()
 
     def close_soon(self) -> None:
@@ -405,14 +415,16 @@ class Connection:
         """Flush queued output for a bounded time, then close the stream."""
         self.close_soon()
         with trio.move_on_after(flush_seconds):
-            await self._drained.wait()
+            if self._outbox or self._blocked or self._sending:
+                self._drained = trio.Event()
+                await self._drained.wait()
         await self.aclose()
 
     async def aclose(self) -> None:
         self.close_soon()
         self._closed = True
         self._outbox.clear()  # nothing more will be sent: nobody need wait for it
-        self._drained.set()
+        self._now_drained()
         await trio.aclose_forcefully(self.stream)
 
 
