@@ -244,31 +244,28 @@ class Registry:
         if not self._arrivals:
             return out
         arrivals, self._arrivals = self._arrivals, []
+        parts = _ArrivalParts(arrivals)
         newcomers = {id(arrival.session): n for n, arrival in enumerate(arrivals)}
         clip_notified: list[Session] = []
         clip_other: list[Session] = []
         telnet_notified: list[Session] = []
         for other in self._online.values():
             position = newcomers.get(id(other))
-            if position is not None:  # (rare: a user of the same batch)
-                self._announce_to(other, arrivals[position + 1:], out)
+            notify = other.account.toggles.notify
+            if position is not None:  # one of this batch: only the later ones
+                if position + 1 < len(arrivals):
+                    if other.clip:
+                        out.to(other, ClipBytes(parts.clip(notify, position + 1)))
+                    elif notify:
+                        out.to(other, Lines(tuple(parts.telnet_after(position + 1))))
             elif other.clip:
-                (clip_notified if other.account.toggles.notify else clip_other).append(other)
-            elif other.account.toggles.notify:
+                (clip_notified if notify else clip_other).append(other)
+            elif notify:
                 telnet_notified.append(other)
-        out.to_each(clip_notified, ClipBytes(_clip_piece(arrivals, notify=True)))
-        out.to_each(clip_other, ClipBytes(_clip_piece(arrivals, notify=False)))
-        out.to_each(telnet_notified, _telnet_piece(arrivals))
+        out.to_each(clip_notified, ClipBytes(parts.clip(True, 0)))
+        out.to_each(clip_other, ClipBytes(parts.clip(False, 0)))
+        out.to_each(telnet_notified, Lines(tuple(parts.telnet_after(0))))
         return out
-
-    @staticmethod
-    def _announce_to(other: Session, arrivals: list[Arrival], out: Outcome) -> None:
-        if not arrivals:
-            return
-        if other.clip:
-            out.to(other, ClipBytes(_clip_piece(arrivals, notify=other.account.toggles.notify)))
-        elif other.account.toggles.notify:
-            out.to(other, _telnet_piece(arrivals))
 
     def clear(self) -> None:
         """Everyone leaves at once (a shutdown)."""
@@ -368,19 +365,23 @@ class Registry:
 _OWN_PIECES_UP_TO = 64
 
 
-def _clip_piece(arrivals: list[Arrival], *, notify: bool) -> bytes:
-    """CLIP users hear of each login: `7 NAME NAME logs in.` (with `notify`) and its
-    who-info."""
-    if not notify:
-        return b"".join(arrival.status for arrival in arrivals)
-    return b"".join(
-        (encode_line(LoginNotice.logs_in(arrival.session.name).clip_line()) if arrival.news
-         else b"") + arrival.status
-        for arrival in arrivals
-    )
+class _ArrivalParts:
+    """A batch of arrivals encoded once per kind of recipient, each login apart (so that a
+    newcomer of the batch gets the ones after his own without encoding them again)."""
 
+    def __init__(self, arrivals: list[Arrival]) -> None:
+        notices = [LoginNotice.logs_in(arrival.session.name) if arrival.news else None
+                   for arrival in arrivals]
+        self.statuses = [arrival.status for arrival in arrivals]
+        #: CLIP with `notify`: `7 NAME NAME logs in.` (when news) and the who-info.
+        self.notified = [
+            (b"" if notice is None else encode_line(notice.clip_line())) + arrival.status
+            for notice, arrival in zip(notices, arrivals)]
+        #: Telnet with `notify`: `NAME logs in.`, or None when not news.
+        self.telnet = [None if notice is None else notice.text for notice in notices]
 
-def _telnet_piece(arrivals: list[Arrival]) -> Lines:
-    """Telnet users with `notify` on: `NAME logs in.` for each login that is news."""
-    return Lines(tuple(LoginNotice.logs_in(arrival.session.name).text
-                       for arrival in arrivals if arrival.news))
+    def clip(self, notify: bool, start: int) -> bytes:
+        return b"".join((self.notified if notify else self.statuses)[start:])
+
+    def telnet_after(self, start: int) -> list[str]:
+        return [line for line in self.telnet[start:] if line is not None]
