@@ -60,6 +60,8 @@ class CoreDriver:
         self.pending_jobs: list[Job[Any]] = []
         #: Every match finished by an outcome applied so far, in order.
         self.finished: list[MatchFinished] = []
+        #: Arrivals and status changes wait for `flush` (the shell's paced batches).
+        self.paced = False
 
     # --- accounts and logins ------------------------------------------------------------
 
@@ -143,11 +145,15 @@ class CoreDriver:
         next scheduler pass sends (the logout notices gathered meanwhile), and the
         background jobs (unless `hold_jobs`)."""
         # Logins announced at once, status changes after the outcome's lines, as the shell
-        # does with announce_interval_seconds = 0.
+        # does with announce_interval_seconds = 0; with `paced`, they wait for `flush`
+        # (the arrivals: or for an outcome that reaches anyone but its issuer), as the
+        # shell's batches do.
         self.registry.add_arrivals(outcome.arrivals)
         self.registry.add_statuses(outcome.statuses)
         outcome.arrivals, outcome.statuses = [], []
-        self._deliver(self.registry.take_arrivals())
+        if not self.paced or outcome.closes \
+                or len({recipient.name for recipient, _ in outcome.pairs()}) > 1:
+            self._deliver(self.registry.take_arrivals())
         errors = self.store.run_batch(outcome.writes)
         failed = [error for error in errors if error is not None]
         assert not failed, f"a write failed: {failed!r}"
@@ -156,7 +162,8 @@ class CoreDriver:
         else:  # what is said after a departure reaches everyone after its notice
             self._announce()
         self._deliver(outcome)
-        self._deliver(self.registry.take_statuses())
+        if not self.paced:
+            self._deliver(self.registry.take_statuses())
         for write in outcome.writes_after_delivery:
             write(self.store)
         self.finished.extend(outcome.finished)
@@ -174,7 +181,13 @@ class CoreDriver:
 
     def _announce(self) -> None:
         if self.registry.departures_pending:
+            self.flush()  # (who came and went is heard of in that order)
             self._deliver(self.registry.take_departures())
+
+    def flush(self) -> None:
+        """The shell's batch: the arrivals waiting, then the status changes."""
+        self._deliver(self.registry.take_arrivals())
+        self._deliver(self.registry.take_statuses())
 
     def _deliver(self, outcome: Outcome) -> None:
         for recipient, message in outcome.pairs():
