@@ -680,6 +680,20 @@ class Text(enum.Enum):
     ANALYSIS_SGF_END = "; end of gnubg's .sgf of match {number}"
     SHOW_PR = "Average PR of {name}: {pr} ({band}), analysed matches: {count:d}"
     SHOW_PR_NONE = "** {name} has no analysed matches."
+    # Puzzles from the members' analysed errors (fibsd's own; docs/puzzles.md).
+    HELP_PUZZLE = "puzzle [mine|any] - a position from an analysed match to solve: your own errors first (mine: only those; any: anyone's). Answer with 'move ...', 'double' or 'roll', 'take' or 'pass'."
+    PUZZLE_USAGE = "** usage: puzzle [mine|any]"
+    PUZZLE_NONE = "** There is no puzzle for you now: they come from analysed matches ('analyse <number>')."
+    PUZZLE_NONE_MINE = "** There is no puzzle from your own errors now. Type 'puzzle any' for anyone's."
+    PUZZLE_WHILE_PLAYING = "** You can't solve a puzzle while you play: finish or leave your match first."
+    PUZZLE_HEADER = "Puzzle {number}: {name}'s {kind} in match {record}, game {game}; {length}, score {score}, cube {cube} ({owner})."
+    PUZZLE_ASK_MOVE = "You are O and on roll with {d1}-{d2}: type 'move' and your play (O moves from 24 to 1)."
+    PUZZLE_ASK_DOUBLE = "You are O and on roll: type 'double' to double, or 'roll' not to."
+    PUZZLE_ASK_TAKE = "Your opponent doubles: type 'take' or 'pass'."
+    PUZZLE_GRADE = "Puzzle {number}: you answered {answer}: equity {equity}, {verdict}. Best: {best} ({best_equity}). In the match {name} chose {played} (lost {played_lost:.3f})."
+    PUZZLE_VERDICT_BEST = "the best answer"
+    PUZZLE_VERDICT_LOST = "you lost {lost:.3f}"
+    PUZZLE_UNLISTED = "GNU Backgammon did not list your play among its candidates: it is graded as the worst one listed."
     # Limits and the operators' commands (fibsd's own sentences, FIBS-style).
     SLOW_DOWN = "** Please slow down: you are sending commands too fast."
     FLOODING = "** Too many commands. Closing the connection."
@@ -1072,7 +1086,8 @@ OWN_COMMAND_ANSWERS: Final = frozenset(
         Text.INVITE_CLOCK_USAGE, Text.EXPORT_USAGE, Text.EXPORT_NONE, Text.EXPORT_UNKNOWN,
         Text.ANALYSE_USAGE, Text.ANALYSIS_USAGE, Text.ANALYSIS_UNAVAILABLE,
         Text.ANALYSIS_ALREADY_DONE, Text.ANALYSIS_QUEUE_FULL, Text.ANALYSIS_NOT_YET,
-        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.KICK_DONE, Text.BAN_DONE,
+        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.PUZZLE_USAGE, Text.PUZZLE_NONE,
+        Text.PUZZLE_NONE_MINE, Text.PUZZLE_WHILE_PLAYING, Text.KICK_DONE, Text.BAN_DONE,
         Text.BAN_DONE_FOREVER, Text.UNBAN_DONE, Text.NOT_SANCTIONED, Text.MUTE_DONE,
         Text.MUTE_DONE_FOREVER, Text.UNMUTE_DONE, Text.ADDUSER_DONE, Text.SHUTDOWN_USAGE,
         Text.BROADCAST_USAGE, Text.KICK_USAGE, Text.BAN_USAGE, Text.UNBAN_USAGE,

@@ -353,6 +353,22 @@ class AnalysisStore(Protocol):
         """A player's mean PR over his analysed matches, and how many; None if none."""
 
 
+class PuzzleStore(Protocol):
+    """Puzzles (issue 37): the next one for a user, his answers, whom he watched."""
+
+    def next_puzzle(self, key: str, *, mine: bool, since: float) -> tuple[int, Puzzle] | None:
+        """The oldest puzzle `key` has not answered (his own errors only if `mine`), never
+        from a match he watched live since `since`."""
+
+    def save_puzzle_answer(self, puzzle_id: int, key: str, answer: str, lost: float,
+                           at: float) -> None: ...
+
+    def puzzle_answers(self, key: str) -> list[tuple[int, str, float]]:
+        """(puzzle number, answer, equity lost) of each answer, oldest first."""
+
+    def note_watch(self, key: str, player_key: str, at: float) -> None: ...
+
+
 class TournamentStore(Protocol):
     """Tournaments (docs/tournaments.md), each one's whole state saved after every change."""
 
@@ -389,7 +405,7 @@ class Reader(Protocol):
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    AnalysisStore, TournamentStore, Reader, Protocol,
+    AnalysisStore, TournamentStore, PuzzleStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

@@ -128,6 +128,10 @@ PARSED: list[tuple[str, Command]] = [
     ("analysis 12 moves", c.Analysis(12, c.AnalysisPart.MOVES)),
     ("analysis 12 m", c.Analysis(12, c.AnalysisPart.MOVES)),
     ("analysis 12 sgf", c.Analysis(12, c.AnalysisPart.SGF)),
+    ("puzzle", c.Puzzle()),
+    ("puzzle mine", c.Puzzle(c.PuzzleSource.MINE)),
+    ("puzzle ANY", c.Puzzle(c.PuzzleSource.ANY)),
+    ("pu m", c.Puzzle(c.PuzzleSource.MINE)),
     ("show pr", c.Show(c.ShowWhat.PR)),
     ("show pr bob", c.Show(c.ShowWhat.PR, "bob")),
     ("shutdown 60", c.Shutdown(60)),
@@ -551,6 +555,7 @@ commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(c.Export, st.none() | st.integers(0, 999_999_999)),
     st.builds(c.Analyse, st.integers(0, 999_999_999)),
     st.builds(c.Analysis, st.integers(0, 999_999_999), st.sampled_from(c.AnalysisPart)),
+    st.builds(c.Puzzle, st.sampled_from(c.PuzzleSource)),
     st.builds(c.Shutdown, st.none() | st.integers(0, c.MAX_SHUTDOWN_SECONDS)),
     st.builds(c.Broadcast, texts.filter(lambda t: t.strip() == t and t != "")),
     st.builds(c.Kick, names, st.just("") | texts.filter(lambda t: t.strip() == t)),
@@ -626,7 +631,7 @@ def test_the_strategy_covers_every_command_type() -> None:
         c.Time, c.Date, c.Help, c.Move, c.Resign, c.Export, c.Shutdown, c.Broadcast, c.Kick,
         c.Ban, c.Unban, c.Mute, c.Unmute, c.Adduser, c.Invitecode,
         c.Double, c.Accept, c.Reject, c.Beaver, c.Raccoon, c.Chouette, c.Team, c.Boxside,
-        c.Analyse, c.Analysis,
+        c.Analyse, c.Analysis, c.Puzzle,
         c.Tournament, c.Setbot, c.Correspondence,
     }
     assert covered == set(typing.get_args(Command))

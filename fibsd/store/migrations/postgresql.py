@@ -175,4 +175,22 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX puzzles_by_record ON puzzles (record_id);
     CREATE INDEX puzzles_by_player ON puzzles (player, id);
     """,
+    # 14: puzzle answers, and whom each user started watching when (name keys).
+    """
+    CREATE TABLE puzzle_answers (
+        puzzle_id   BIGINT NOT NULL,
+        name        TEXT NOT NULL,
+        answer      TEXT NOT NULL,
+        lost        DOUBLE PRECISION NOT NULL,
+        answered_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (puzzle_id, name)
+    );
+    CREATE INDEX puzzle_answers_by_name ON puzzle_answers (name, answered_at);
+    CREATE TABLE puzzle_watches (
+        name       TEXT NOT NULL,
+        player     TEXT NOT NULL,
+        watched_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
+    """,
 )

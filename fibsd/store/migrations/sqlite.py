@@ -196,4 +196,24 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     CREATE INDEX puzzles_by_record ON puzzles (record_id);
     CREATE INDEX puzzles_by_player ON puzzles (player, id);
     """,
+    # 14: puzzle answers (one per puzzle and player; name keys), and whom each user
+    # started watching and when (a puzzle never comes from a match he watched live that
+    # day).
+    """
+    CREATE TABLE puzzle_answers (
+        puzzle_id   INTEGER NOT NULL,
+        name        TEXT NOT NULL,  -- name key (lower case)
+        answer      TEXT NOT NULL,
+        lost        REAL NOT NULL,  -- EMG
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (puzzle_id, name)
+    );
+    CREATE INDEX puzzle_answers_by_name ON puzzle_answers (name, answered_at);
+    CREATE TABLE puzzle_watches (
+        name       TEXT NOT NULL,  -- the watcher's name key
+        player     TEXT NOT NULL,  -- the watched player's name key
+        watched_at REAL NOT NULL
+    );
+    CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
+    """,
 )
