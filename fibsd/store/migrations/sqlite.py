@@ -182,4 +182,23 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
     """,
+    # 13: every player's record (`show record`, docs/matches.md), counted by queries:
+    # how each finished match ended, whether it was rated, how many checker plays it had
+    # in all and in its last game (NULL in records from before); and the saved matches a
+    # new match between the same two players replaced (abandoned).
+    """
+    ALTER TABLE match_records ADD COLUMN rated INTEGER;        -- 1 or 0
+    ALTER TABLE match_records ADD COLUMN ending TEXT;          -- fibsd.app.outcome.Ending, lower case
+    ALTER TABLE match_records ADD COLUMN moves INTEGER;        -- checker plays, every game kept
+    ALTER TABLE match_records ADD COLUMN final_moves INTEGER;  -- checker plays, its last game
+    CREATE TABLE abandoned_matches (
+        id           INTEGER PRIMARY KEY,
+        player0      TEXT NOT NULL,
+        player1      TEXT NOT NULL,
+        length       INTEGER,
+        abandoned_at REAL NOT NULL
+    );
+    CREATE INDEX abandoned_matches_by_player0 ON abandoned_matches (player0 COLLATE NOCASE);
+    CREATE INDEX abandoned_matches_by_player1 ON abandoned_matches (player1 COLLATE NOCASE);
+    """,
 )
