@@ -21,6 +21,7 @@ import attrs
 
 from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.domain.match_analysis import MatchAnalysis
+from fibsd.domain.puzzles import Puzzle
 from fibsd.domain.matfile import MatchRecord
 from fibsd.domain.player_record import MatchEnding, OpponentsPr, PlayerRecord
 
@@ -353,8 +354,13 @@ class AnalysisStore(Protocol):
 
     def drop_analysis_job(self, record_id: int) -> None: ...
 
-    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
-        """Keep a finished analysis, gnubg's .sgf and each player's PR; its job is done."""
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str,
+                      puzzles: Sequence[Puzzle] = ()) -> None:
+        """Keep a finished analysis, gnubg's .sgf, each player's PR and the match's
+        puzzles (replacing an earlier analysis's); its job is done."""
+
+    def match_puzzles(self, record_id: int) -> list[tuple[int, Puzzle]]:
+        """The puzzles of one analysed match, in match order, with their numbers."""
 
     def analysis(self, record_id: int) -> MatchAnalysis | None: ...
 

@@ -182,7 +182,21 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
     """,
-    # 13: every player's record (`show record`, docs/matches.md), counted by queries:
+    # 13: puzzles (issue 37, docs/puzzles.md): each decision of an analysed match that
+    # cost its player more than `puzzle_threshold`, with gnubg's candidates (JSON).
+    """
+    CREATE TABLE puzzles (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        record_id INTEGER NOT NULL,
+        player    TEXT NOT NULL COLLATE NOCASE,  -- who erred
+        kind      TEXT NOT NULL,                 -- move, double, take
+        lost      REAL NOT NULL,                 -- EMG
+        data      TEXT NOT NULL  -- JSON: fibsd.domain.puzzles.Puzzle.to_dict()
+    );
+    CREATE INDEX puzzles_by_record ON puzzles (record_id);
+    CREATE INDEX puzzles_by_player ON puzzles (player, id);
+    """,
+    # 14: every player's record (`show record`, docs/matches.md), counted by queries:
     # how each finished match ended, whether it was rated, how many checker plays it had
     # in all and in its last game (NULL in records from before); and the saved matches a
     # new match between the same two players replaced (abandoned).
