@@ -112,6 +112,7 @@ class ShowWhat(enum.Enum):
     MAX = "max"
     DICE = "dice"  # fibsd: the dice commitment of the match you play or watch
     PR = "pr"  # fibsd: a player's average PR over his analysed matches (docs/analysis.md)
+    RECORD = "record"  # fibsd: a player's record, or against one opponent (docs/matches.md)
 
 
 # --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
@@ -366,6 +367,7 @@ class Save:
 class Show:
     what: ShowWhat
     name: str | None = None  # `show savedcount NAME`
+    opponent: str | None = None  # `show record NAME OPPONENT`
 
 
 @attrs.frozen
@@ -1117,9 +1119,10 @@ def _parse_show(rest: str) -> Command:
     if found is None:
         raise CommandError(render(Text.SHOW_UNKNOWN, word=words[0]))
     what = ShowWhat(found)
-    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR)
+    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR, ShowWhat.RECORD)
     name = words[1] if what in named and len(words) > 1 else None
-    return Show(what, name)
+    opponent = words[2] if what is ShowWhat.RECORD and len(words) > 2 else None
+    return Show(what, name, opponent)
 
 
 def _positive(words: list[str], index: int, keyword: str) -> int:
@@ -1724,8 +1727,8 @@ def format_command(command: Command | LoginLine) -> str:
             return f"password {old}:{new}:{repeat}"
         case Save():
             return "save"
-        case Show(what, name):
-            return _join("show", what.value, name)
+        case Show(what, name, opponent):
+            return _join("show", what.value, name, opponent)
         case Ratings(name, start, end, everyone):
             return _join(
                 "ratings",

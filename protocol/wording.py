@@ -597,7 +597,7 @@ class Text(enum.Enum):
     HELP_SAY = "say (s) <message> - talk to your opponent."
     HELP_SET = "set [<variable> [<value>]] - show or change boardstyle, linelength, pagelength, redoubles, sortwho, timezone."
     HELP_SHOUT = "shout <message> - talk to everybody who is not silent."
-    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice - show information about games."
+    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice|pr [<user>]|record <user> [<opponent>] - show information about games; 'record': matches won and lost by length, unfinished ones, and the PR of the last analysed ones."
     HELP_SHUTDOWN = "shutdown - administrators only."
     HELP_STAT = "stat - show server statistics."
     HELP_TELL = "tell (t) <user> <message> - talk to <user>."
@@ -694,6 +694,16 @@ class Text(enum.Enum):
     PUZZLE_VERDICT_BEST = "the best answer"
     PUZZLE_VERDICT_LOST = "you lost {lost:.3f}"
     PUZZLE_UNLISTED = "GNU Backgammon did not list your play among its candidates: it is graded as the worst one listed."
+    # `show record NAME [OPPONENT]` (docs/matches.md): asked for, so every client gets it.
+    RECORD_HEADER = "Record of {name}: {played:d} matches played, {won:d} won, {lost:d} lost."
+    RECORD_HEADER_AGAINST = "Record of {name} against {opponent}: {played:d} matches played, {won:d} won, {lost:d} lost."
+    RECORD_LENGTH = "  {length:d}-point matches, {kind}: {played:d} played, {won:d} won, {lost:d} lost."
+    RECORD_UNLIMITED = "  unlimited matches, {kind}: {played:d} played."
+    RECORD_UNFINISHED = "Unfinished: {saved:d} saved, {abandoned:d} abandoned, {time:d} lost on time, {claimed:d} dropped and claimed."
+    RECORD_UNFINISHED_DROPS = "Unfinished: {saved:d} saved, {abandoned:d} abandoned, {time:d} lost on time, {claimed:d} dropped and claimed; {drops:d} drops in all."
+    RECORD_PR = "PR of the last {span:d} analysed matches: {pr} over {count:d}."
+    RECORD_PR_NONE = "PR of the last {span:d} analysed matches: none analysed."
+    RECORD_LEFT_OUT = "Left out of the PR: {count:d} analysed matches (abandoned, resigned at once, or under {moves:d} checker plays)."
     # Limits and the operators' commands (fibsd's own sentences, FIBS-style).
     SLOW_DOWN = "** Please slow down: you are sending commands too fast."
     FLOODING = "** Too many commands. Closing the connection."
@@ -780,7 +790,6 @@ class Text(enum.Enum):
     CHOUETTE_CLOCK_BOX = "the box ({name})"
     CHOUETTE_CLOCK_TEAM = "the team ({name})"
     CHOUETTE_CLOCK_TERMS = "Chouette clock: {text}."
-    CHOUETTE_CLOCK_ROW = "  {side}: {duration} left{text}"
     CHOUETTE_HEADER_CLOCK = "Chouette clock: box {box_time}, team {team_time}."
     CHOUETTE_IN_OVERTIME = "Chouette: {side} used up the reserve: {duration} of overtime."
     CHOUETTE_LOST_ON_TIME = "Chouette: {side} ran out of time and loses the game: each cube settles as a single game."
@@ -1032,6 +1041,7 @@ class Text(enum.Enum):
     WHOIS_BOT = "  {name} is a bot."
     WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
     WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
+    WHOIS_HOUSE_BOT_PR = "  Its opponents' PR: {pr} over {count:d} analysed matches ({left_out:d} left out)."
     HOUSE_BOT_BUSY = "** {name} is a house bot and plays one match at a time. Try again when it is free, or invite another house bot ('who' lists them)."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
@@ -1055,6 +1065,7 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.WHOIS_BOT: None,
     Text.WHOIS_HOUSE_BOT: None,
     Text.WHOIS_HOUSE_BOT_RECORD: None,
+    Text.WHOIS_HOUSE_BOT_PR: None,
     Text.HOUSE_BOT_BUSY: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).

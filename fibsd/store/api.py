@@ -23,6 +23,7 @@ from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.domain.match_analysis import MatchAnalysis
 from fibsd.domain.puzzles import Puzzle
 from fibsd.domain.matfile import MatchRecord
+from fibsd.domain.player_record import MatchEnding, OpponentsPr, PlayerRecord
 
 # --- errors ---------------------------------------------------------------------------
 
@@ -259,13 +260,29 @@ class MatchRecordStore(Protocol):
         finished_at: float,
         ratings: Iterable[tuple[str, float, int]] = (),
         saved_games_before: int = 0,
+        ending: MatchEnding | None = None,
     ) -> int:
-        """Keep a finished match (and apply `ratings` in the same transaction); its id."""
+        """Keep a finished match (and apply `ratings` in the same transaction); its id.
+        `ending`: how it ended, for `show record` (None: unknown)."""
 
     def match_record(self, record_id: int) -> MatchRecord | None: ...
 
     def match_records_of(self, name: str, limit: int = 20) -> list[MatchRecord]:
         """The last `limit` finished matches `name` (any case) played, newest first."""
+
+
+class PlayerRecordStore(Protocol):
+    """Every player's record (`show record`), counted by queries, and the abandoned matches."""
+
+    def record_abandoned_match(self, players: tuple[str, str], length: int | None,
+                               at: float) -> None:
+        """A saved match of these two was replaced by a new match: it was abandoned."""
+
+    def player_record(self, name: str, opponent: str | None = None) -> PlayerRecord:
+        """`name`'s record (any case), or his record against `opponent`."""
+
+    def opponents_pr(self, name: str) -> OpponentsPr:
+        """The PR of `name`'s opponents in his analysed matches (a house bot's page)."""
 
 
 class SanctionStore(Protocol):
@@ -405,7 +422,7 @@ class Reader(Protocol):
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    AnalysisStore, TournamentStore, PuzzleStore, Reader, Protocol,
+    AnalysisStore, TournamentStore, PlayerRecordStore, PuzzleStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

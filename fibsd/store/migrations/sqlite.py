@@ -196,7 +196,26 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     CREATE INDEX puzzles_by_record ON puzzles (record_id);
     CREATE INDEX puzzles_by_player ON puzzles (player, id);
     """,
-    # 14: puzzle answers (one per puzzle and player; name keys), and whom each user
+    # 14: every player's record (`show record`, docs/matches.md), counted by queries:
+    # how each finished match ended, whether it was rated, how many checker plays it had
+    # in all and in its last game (NULL in records from before); and the saved matches a
+    # new match between the same two players replaced (abandoned).
+    """
+    ALTER TABLE match_records ADD COLUMN rated INTEGER;        -- 1 or 0
+    ALTER TABLE match_records ADD COLUMN ending TEXT;          -- fibsd.app.outcome.Ending, lower case
+    ALTER TABLE match_records ADD COLUMN moves INTEGER;        -- checker plays, every game kept
+    ALTER TABLE match_records ADD COLUMN final_moves INTEGER;  -- checker plays, its last game
+    CREATE TABLE abandoned_matches (
+        id           INTEGER PRIMARY KEY,
+        player0      TEXT NOT NULL,
+        player1      TEXT NOT NULL,
+        length       INTEGER,
+        abandoned_at REAL NOT NULL
+    );
+    CREATE INDEX abandoned_matches_by_player0 ON abandoned_matches (player0 COLLATE NOCASE);
+    CREATE INDEX abandoned_matches_by_player1 ON abandoned_matches (player1 COLLATE NOCASE);
+    """,
+    # 15: puzzle answers (one per puzzle and player; name keys), and whom each user
     # started watching and when (a puzzle never comes from a match he watched live that
     # day).
     """
