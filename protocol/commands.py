@@ -112,6 +112,7 @@ class ShowWhat(enum.Enum):
     MAX = "max"
     DICE = "dice"  # fibsd: the dice commitment of the match you play or watch
     PR = "pr"  # fibsd: a player's average PR over his analysed matches (docs/analysis.md)
+    RECORD = "record"  # fibsd: a player's record, or against one opponent (docs/matches.md)
 
 
 # --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
@@ -366,6 +367,7 @@ class Save:
 class Show:
     what: ShowWhat
     name: str | None = None  # `show savedcount NAME`
+    opponent: str | None = None  # `show record NAME OPPONENT`
 
 
 @attrs.frozen
@@ -781,6 +783,21 @@ class Correspondence:
     name: str | None = None
 
 
+class PuzzleSource(enum.Enum):
+    """Where `puzzle` looks (fibsd's extension, docs/puzzles.md)."""
+
+    FIRST = "first"  # your own errors first, then anyone's
+    MINE = "mine"
+    ANY = "any"
+
+
+@attrs.frozen
+class Puzzle:
+    """`puzzle [mine|any]` (fibsd's extension): a position from an analysed match to solve."""
+
+    source: PuzzleSource = PuzzleSource.FIRST
+
+
 @attrs.frozen
 class RepeatLast:
     """`!!`: the server repeats the previous command (not a chat command, §1)."""
@@ -795,7 +812,7 @@ Command: TypeAlias = (
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
     | Chouette | Team | Boxside | Uninvite | Analyse | Analysis | Tournament | Setbot | ClockCommand
-    | Correspondence
+    | Correspondence | Puzzle
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -1102,9 +1119,10 @@ def _parse_show(rest: str) -> Command:
     if found is None:
         raise CommandError(render(Text.SHOW_UNKNOWN, word=words[0]))
     what = ShowWhat(found)
-    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR)
+    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR, ShowWhat.RECORD)
     name = words[1] if what in named and len(words) > 1 else None
-    return Show(what, name)
+    opponent = words[2] if what is ShowWhat.RECORD and len(words) > 2 else None
+    return Show(what, name, opponent)
 
 
 def _positive(words: list[str], index: int, keyword: str) -> int:
@@ -1316,6 +1334,16 @@ def _parse_analyse(rest: str) -> Command:
     return Analyse(_record_number(_first(rest), Text.ANALYSE_USAGE))
 
 
+def _parse_puzzle(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        return Puzzle()
+    found = _unique_prefix(words[0].lower(), (PuzzleSource.MINE.value, PuzzleSource.ANY.value))
+    if found is None or len(words) > 1:
+        raise CommandError(Text.PUZZLE_USAGE.value)
+    return Puzzle(PuzzleSource(found))
+
+
 def _parse_analysis(rest: str) -> Command:
     words = rest.split()
     if not words or len(words) > 2:
@@ -1497,6 +1525,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "analyse": _parse_analyse,
     "analyze": _parse_analyse,
     "analysis": _parse_analysis,
+    "puzzle": _parse_puzzle,
     "shutdown": _parse_shutdown,
     "broadcast": _parse_broadcast,
     "kick": _parse_kick,
@@ -1698,8 +1727,8 @@ def format_command(command: Command | LoginLine) -> str:
             return f"password {old}:{new}:{repeat}"
         case Save():
             return "save"
-        case Show(what, name):
-            return _join("show", what.value, name)
+        case Show(what, name, opponent):
+            return _join("show", what.value, name, opponent)
         case Ratings(name, start, end, everyone):
             return _join(
                 "ratings",
@@ -1742,6 +1771,8 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("export", None if record_id is None else str(record_id))
         case Analyse(record_id):
             return f"analyse {record_id}"
+        case Puzzle(source):
+            return _join("puzzle", None if source is PuzzleSource.FIRST else source.value)
         case Analysis(record_id, part):
             return _join("analysis", str(record_id),
                          None if part is AnalysisPart.SUMMARY else part.value)

@@ -597,7 +597,7 @@ class Text(enum.Enum):
     HELP_SAY = "say (s) <message> - talk to your opponent."
     HELP_SET = "set [<variable> [<value>]] - show or change boardstyle, linelength, pagelength, redoubles, sortwho, timezone."
     HELP_SHOUT = "shout <message> - talk to everybody who is not silent."
-    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice - show information about games."
+    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice|pr [<user>]|record <user> [<opponent>] - show information about games; 'record': matches won and lost by length, unfinished ones, and the PR of the last analysed ones."
     HELP_SHUTDOWN = "shutdown - administrators only."
     HELP_STAT = "stat - show server statistics."
     HELP_TELL = "tell (t) <user> <message> - talk to <user>."
@@ -680,6 +680,30 @@ class Text(enum.Enum):
     ANALYSIS_SGF_END = "; end of gnubg's .sgf of match {number}"
     SHOW_PR = "Average PR of {name}: {pr} ({band}), analysed matches: {count:d}"
     SHOW_PR_NONE = "** {name} has no analysed matches."
+    # Puzzles from the members' analysed errors (fibsd's own; docs/puzzles.md).
+    HELP_PUZZLE = "puzzle [mine|any] - a position from an analysed match to solve: your own errors first (mine: only those; any: anyone's). Answer with 'move ...', 'double' or 'roll', 'take' or 'pass'."
+    PUZZLE_USAGE = "** usage: puzzle [mine|any]"
+    PUZZLE_NONE = "** There is no puzzle for you now: they come from analysed matches ('analyse <number>')."
+    PUZZLE_NONE_MINE = "** There is no puzzle from your own errors now. Type 'puzzle any' for anyone's."
+    PUZZLE_WHILE_PLAYING = "** You can't solve a puzzle while you play: finish or leave your match first."
+    PUZZLE_HEADER = "Puzzle {number}: {name}'s {kind} in match {record}, game {game}; {length}, score {score}, cube {cube} ({owner})."
+    PUZZLE_ASK_MOVE = "You are O and on roll with {d1}-{d2}: type 'move' and your play (O moves from 24 to 1)."
+    PUZZLE_ASK_DOUBLE = "You are O and on roll: type 'double' to double, or 'roll' not to."
+    PUZZLE_ASK_TAKE = "Your opponent doubles: type 'take' or 'pass'."
+    PUZZLE_GRADE = "Puzzle {number}: you answered {answer}: equity {equity}, {verdict}. Best: {best} ({best_equity}). In the match {name} chose {played} (lost {played_lost:.3f})."
+    PUZZLE_VERDICT_BEST = "the best answer"
+    PUZZLE_VERDICT_LOST = "you lost {lost:.3f}"
+    PUZZLE_UNLISTED = "GNU Backgammon did not list your play among its candidates: it is graded as the worst one listed."
+    # `show record NAME [OPPONENT]` (docs/matches.md): asked for, so every client gets it.
+    RECORD_HEADER = "Record of {name}: {played:d} matches played, {won:d} won, {lost:d} lost."
+    RECORD_HEADER_AGAINST = "Record of {name} against {opponent}: {played:d} matches played, {won:d} won, {lost:d} lost."
+    RECORD_LENGTH = "  {length:d}-point matches, {kind}: {played:d} played, {won:d} won, {lost:d} lost."
+    RECORD_UNLIMITED = "  unlimited matches, {kind}: {played:d} played."
+    RECORD_UNFINISHED = "Unfinished: {saved:d} saved, {abandoned:d} abandoned, {time:d} lost on time, {claimed:d} dropped and claimed."
+    RECORD_UNFINISHED_DROPS = "Unfinished: {saved:d} saved, {abandoned:d} abandoned, {time:d} lost on time, {claimed:d} dropped and claimed; {drops:d} drops in all."
+    RECORD_PR = "PR of the last {span:d} analysed matches: {pr} over {count:d}."
+    RECORD_PR_NONE = "PR of the last {span:d} analysed matches: none analysed."
+    RECORD_LEFT_OUT = "Left out of the PR: {count:d} analysed matches (abandoned, resigned at once, or under {moves:d} checker plays)."
     # Limits and the operators' commands (fibsd's own sentences, FIBS-style).
     SLOW_DOWN = "** Please slow down: you are sending commands too fast."
     FLOODING = "** Too many commands. Closing the connection."
@@ -766,7 +790,6 @@ class Text(enum.Enum):
     CHOUETTE_CLOCK_BOX = "the box ({name})"
     CHOUETTE_CLOCK_TEAM = "the team ({name})"
     CHOUETTE_CLOCK_TERMS = "Chouette clock: {text}."
-    CHOUETTE_CLOCK_ROW = "  {side}: {duration} left{text}"
     CHOUETTE_HEADER_CLOCK = "Chouette clock: box {box_time}, team {team_time}."
     CHOUETTE_IN_OVERTIME = "Chouette: {side} used up the reserve: {duration} of overtime."
     CHOUETTE_LOST_ON_TIME = "Chouette: {side} ran out of time and loses the game: each cube settles as a single game."
@@ -1022,6 +1045,7 @@ class Text(enum.Enum):
     BOT_MARK_OFF = "bot: {name} off"
     WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
     WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
+    WHOIS_HOUSE_BOT_PR = "  Its opponents' PR: {pr} over {count:d} analysed matches ({left_out:d} left out)."
     HOUSE_BOT_BUSY = "** {name} is a house bot and plays one match at a time. Try again when it is free, or invite another house bot ('who' lists them)."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
@@ -1047,6 +1071,7 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.BOT_MARK_OFF: None,
     Text.WHOIS_HOUSE_BOT: None,
     Text.WHOIS_HOUSE_BOT_RECORD: None,
+    Text.WHOIS_HOUSE_BOT_PR: None,
     Text.HOUSE_BOT_BUSY: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
@@ -1078,7 +1103,8 @@ OWN_COMMAND_ANSWERS: Final = frozenset(
         Text.INVITE_CLOCK_USAGE, Text.EXPORT_USAGE, Text.EXPORT_NONE, Text.EXPORT_UNKNOWN,
         Text.ANALYSE_USAGE, Text.ANALYSIS_USAGE, Text.ANALYSIS_UNAVAILABLE,
         Text.ANALYSIS_ALREADY_DONE, Text.ANALYSIS_QUEUE_FULL, Text.ANALYSIS_NOT_YET,
-        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.KICK_DONE, Text.BAN_DONE,
+        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.PUZZLE_USAGE, Text.PUZZLE_NONE,
+        Text.PUZZLE_NONE_MINE, Text.PUZZLE_WHILE_PLAYING, Text.KICK_DONE, Text.BAN_DONE,
         Text.BAN_DONE_FOREVER, Text.UNBAN_DONE, Text.NOT_SANCTIONED, Text.MUTE_DONE,
         Text.MUTE_DONE_FOREVER, Text.UNMUTE_DONE, Text.ADDUSER_DONE, Text.SHUTDOWN_USAGE,
         Text.BROADCAST_USAGE, Text.KICK_USAGE, Text.BAN_USAGE, Text.UNBAN_USAGE,

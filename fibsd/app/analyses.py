@@ -81,10 +81,10 @@ def arrived(registry: Registry, done: AnalysisDone) -> Outcome:
     requesters = registry.analysis.pending.pop(done.record_id, [])
     analysis = done.analysis
     if analysis is not None:
-        sgf = done.sgf
+        sgf, puzzles = done.sgf, done.puzzles
 
         def save(store: Store) -> None:
-            store.save_analysis(analysis, sgf)
+            store.save_analysis(analysis, sgf, puzzles)
 
         out.write(save)
         line = TextLine.of(Text.ANALYSIS_READY, number=done.record_id)

@@ -32,6 +32,8 @@ from typing import Final, Literal
 
 import attrs
 
+from fibsd.domain.puzzles import Puzzle
+
 __all__ = [
     "GNUBG_SCRIPT",
     "AnalysedError",
@@ -266,6 +268,8 @@ class AnalysisDone:
     analysis: MatchAnalysis | None = None
     sgf: str = ""
     failure: str | None = None
+    #: The decisions that cost more than the puzzle threshold (issue 37).
+    puzzles: tuple[Puzzle, ...] = ()
 
 
 # --- the queue, as the core sees it --------------------------------------------------------
@@ -340,6 +344,8 @@ def main():
     side = {"X": 0, "O": 1}
     gnubg_side = {"X": 1, "O": 0}  # gnubg's own player numbers, for its cube-info
     errors = []
+    puzzles = []  # issue 37: every decision that cost more than the threshold, its candidates
+    threshold = float(env.get("FIBSD_PUZZLE_THRESHOLD", "0.05"))
     for number, game in enumerate(match["games"], start=1):
         info = game["info"]
         score = [0, 0]
@@ -362,6 +368,20 @@ def main():
                         "best": best, "lost": lost, "blunder": mark == "very bad",
                     })
 
+            def puzzle(kind, candidates, played, lost, dice=None):
+                if lost > threshold:
+                    mine = gnubg_side[player]
+                    puzzles.append({
+                        "game": number, "player": side[player], "kind": kind,
+                        "position": position, "dice": list(dice or []), "length": length,
+                        "score": [score[mine], score[1 - mine]], "cube": cube,
+                        "cube_owner": "centred" if owner == -1 else
+                                      "mover" if owner == mine else "opponent",
+                        "crawford": bool(info.get("crawford", False)), "played": played,
+                        "lost": lost,
+                        "candidates": [{"play": p, "equity": e} for p, e in candidates],
+                    })
+
             def equities():
                 info = gnubg.cubeinfo(cube, owner, gnubg_side[player], length, tuple(score), 0, 0)
                 return (gnubg.mwc2eq(analysis["nd-cubeful-eq"], info),
@@ -374,6 +394,8 @@ def main():
                     lost = max(nd, min(dt, DROP)) - nd
                     if lost > 0:
                         note("cube", "no double", cube_best(nd, dt), lost, analysis.get("cube-skill"))
+                    puzzle("double", [("no double", nd), ("double", min(dt, DROP))],
+                           "no double", lost)
                 moves = analysis.get("moves") or []
                 if len(moves) > 1:
                     board = gnubg.positionfromid(position)
@@ -381,6 +403,8 @@ def main():
                     note("move", play_text(record.get("move"), board),
                          play_text(moves[0]["move"], board), lost, analysis.get("skill"),
                          record.get("dice"))
+                    puzzle("move", [(play_text(m["move"], board), m["score"]) for m in moves],
+                           play_text(record.get("move"), board), lost, record.get("dice"))
             elif action == "double":
                 double = None
                 if "nd-cubeful-eq" in analysis and "dt-cubeful-eq" in analysis:
@@ -388,20 +412,26 @@ def main():
                     double = (nd, dt, position)
                     lost = max(nd, min(dt, DROP)) - min(dt, DROP)
                     note("cube", "double", cube_best(nd, dt), lost, analysis.get("skill"))
+                    puzzle("double", [("no double", nd), ("double", min(dt, DROP))],
+                           "double", lost)
             elif action in ("take", "drop"):
                 if double is not None:
                     nd, dt, _ = double
                     best = "take" if dt <= DROP else "pass"
+                    answers = [("take", -dt), ("pass", -DROP)]
                     if action == "take":
                         note("cube", "take", best, max(0.0, dt - DROP), analysis.get("skill"))
+                        puzzle("take", answers, "take", max(0.0, dt - DROP))
                     else:
                         note("cube", "pass", best, max(0.0, DROP - dt), analysis.get("skill"))
+                        puzzle("take", answers, "pass", max(0.0, DROP - dt))
                 if action == "take":
                     cube, owner = cube * 2, gnubg_side[player]
     sgf = env.get("FIBSD_SGF")
     if sgf:
         gnubg.command('save match "%s"' % sgf)
-    out = {"info": match["match-info"], "stats": match["stats"], "errors": errors}
+    out = {"info": match["match-info"], "stats": match["stats"], "errors": errors,
+           "puzzles": puzzles}
     with open(env["FIBSD_OUT"], "w") as handle:
         json.dump(out, handle, default=repr)
 

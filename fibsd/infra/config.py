@@ -22,7 +22,7 @@ typo must not silently leave a default in force):
     [web]        web_enabled, web_port, web_tls_port, web_allowed_origins, web_board
     [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
                  analysis_time_limit_seconds, analysis_checker_plies,
-                 analysis_cube_plies, analysis_auto
+                 analysis_cube_plies, analysis_auto, puzzle_threshold
     [tournaments] tournament_creators, tournament_noshow_seconds
     [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
                  clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
@@ -97,6 +97,7 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "analysis_checker_plies",
         "analysis_cube_plies",
         "analysis_auto",
+        "puzzle_threshold",
     ),
     # Issue 24: club tournaments (docs/tournaments.md).
     "tournaments": ("tournament_creators", "tournament_noshow_seconds"),
@@ -153,6 +154,12 @@ def _int_in(setting: str, value: object, low: int, high: int) -> int:
 def _seconds(setting: str, value: object, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise _fail(setting, f"must be a number of seconds {low:g}..{high:g}", value)
+    return float(value)
+
+
+def _number_in(setting: str, value: object, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise _fail(setting, f"must be a number {low:g}..{high:g}", value)
     return float(value)
 
 
@@ -288,6 +295,7 @@ def _validate(config: Config) -> None:
     _int_in("analysis_checker_plies", config.analysis_checker_plies, 0, 4)
     _int_in("analysis_cube_plies", config.analysis_cube_plies, 0, 4)
     _one_of("analysis_auto", config.analysis_auto, AUTO_CHOICES)
+    _number_in("puzzle_threshold", config.puzzle_threshold, 0.001, 2.0)
     _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
     _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
     if type(config.clock_required_for_rated) is not bool:
@@ -437,6 +445,9 @@ class Config:
     analysis_checker_plies: int = 1
     analysis_cube_plies: int = 1
     analysis_auto: str = "rated"
+    # Issue 37 (docs/puzzles.md): a decision of an analysed match that cost its player
+    # more than this (EMG, the unit of docs/analysis.md) becomes a puzzle.
+    puzzle_threshold: float = 0.050
     # [tournaments]: who may `tournament create` ("members": anyone logged in; "admins":
     # the accounts in `admins`), and the no-show time of a tournament that sets none.
     tournament_creators: str = "members"

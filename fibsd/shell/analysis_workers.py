@@ -33,6 +33,7 @@ import attrs
 import trio
 
 from fibsd.domain.match_analysis import GNUBG_SCRIPT, AnalysisDone, AnalysisError, read_gnubg_output
+from fibsd.domain.puzzles import DEFAULT_THRESHOLD, PuzzleError, read_puzzles
 
 __all__ = ["AnalysisPool", "GnubgFailed", "GnubgRun", "die_with_the_server", "exited", "find_gnubg",
            "run_gnubg"]
@@ -110,7 +111,7 @@ class GnubgRun:
 async def run_gnubg(
     gnubg: str, mat_text: str, *, checker_plies: int, cube_plies: int,
     time_limit_seconds: float, on_started: Callable[[int], None] | None = None,
-    niceness: int = WORKER_NICENESS,
+    niceness: int = WORKER_NICENESS, puzzle_threshold: float = DEFAULT_THRESHOLD,
 ) -> GnubgRun:
     """Analyse one match (.mat text) in a gnubg process; GnubgFailed if it crashes, runs
     over `time_limit_seconds` (it is then killed) or writes no result."""
@@ -125,6 +126,7 @@ async def run_gnubg(
             "FIBSD_SGF": str(work / "match.sgf"),
             "FIBSD_CHECKER_PLIES": str(checker_plies),
             "FIBSD_CUBE_PLIES": str(cube_plies),
+            "FIBSD_PUZZLE_THRESHOLD": repr(puzzle_threshold),
         })
         # A local temporary file, opened once per job: no need to leave the event loop.
         with open(work / "stderr.txt", "wb") as errors:  # noqa: ASYNC230
@@ -226,8 +228,9 @@ class AnalysisPool:
         self, *, gnubg: str, workers: int, checker_plies: int, cube_plies: int,
         time_limit_seconds: float, fetch: Callable[[int], str | None],
         deliver: Callable[[AnalysisDone], Awaitable[None]],
-        now: Callable[[], float] = time.time,
+        now: Callable[[], float] = time.time, puzzle_threshold: float = DEFAULT_THRESHOLD,
     ) -> None:
+        self.puzzle_threshold = puzzle_threshold
         self.gnubg = gnubg
         self.workers = workers
         self.checker_plies = checker_plies
@@ -285,19 +288,26 @@ class AnalysisPool:
             run = await run_gnubg(
                 self.gnubg, mat, checker_plies=self.checker_plies, cube_plies=self.cube_plies,
                 time_limit_seconds=self.time_limit_seconds, on_started=started,
+                puzzle_threshold=self.puzzle_threshold,
             )
             analysis = read_gnubg_output(
                 run.output, record_id=record_id, checker_plies=self.checker_plies,
                 cube_plies=self.cube_plies, analysed_at=self._now(), seconds=run.seconds,
             )
+            raw_puzzles = run.output.get("puzzles", [])
+            if not isinstance(raw_puzzles, list):
+                raise PuzzleError("the puzzles are not a list")
+            puzzles = read_puzzles(
+                raw_puzzles, record_id=record_id, threshold=self.puzzle_threshold,
+                names=(analysis.players[0].name, analysis.players[1].name))
         except GnubgFailed as failure:
             log.warning("analysis of match %d failed: %s", record_id, failure.detail)
             return AnalysisDone(record_id, failure=str(failure))
-        except AnalysisError as error:
+        except (AnalysisError, PuzzleError) as error:
             log.warning("analysis of match %d: unreadable output: %s", record_id, error)
             return AnalysisDone(record_id, failure="gnubg's output could not be read")
         except Exception:  # anything else: this job fails, the worker lives on
             log.exception("analysis of match %d failed", record_id)
             return AnalysisDone(record_id, failure="an internal error")
         log.info("analysed match %d in %.1f s", record_id, run.seconds)
-        return AnalysisDone(record_id, analysis=analysis, sgf=run.sgf)
+        return AnalysisDone(record_id, analysis=analysis, sgf=run.sgf, puzzles=puzzles)

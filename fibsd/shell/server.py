@@ -186,6 +186,7 @@ class Server:
                 cube_plies=config.analysis_cube_plies,
                 time_limit_seconds=config.analysis_time_limit_seconds,
                 fetch=self._match_for_analysis, deliver=self._analysis_arrived,
+                puzzle_threshold=config.puzzle_threshold,
             )
 
         self.house_bots = HouseBots(config, store, self.hasher, self.clock.now)  # issue 36, after the listeners

@@ -21,7 +21,9 @@ import attrs
 
 from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.domain.match_analysis import MatchAnalysis
+from fibsd.domain.puzzles import Puzzle
 from fibsd.domain.matfile import MatchRecord
+from fibsd.domain.player_record import MatchEnding, OpponentsPr, PlayerRecord
 
 # --- errors ---------------------------------------------------------------------------
 
@@ -258,13 +260,29 @@ class MatchRecordStore(Protocol):
         finished_at: float,
         ratings: Iterable[tuple[str, float, int]] = (),
         saved_games_before: int = 0,
+        ending: MatchEnding | None = None,
     ) -> int:
-        """Keep a finished match (and apply `ratings` in the same transaction); its id."""
+        """Keep a finished match (and apply `ratings` in the same transaction); its id.
+        `ending`: how it ended, for `show record` (None: unknown)."""
 
     def match_record(self, record_id: int) -> MatchRecord | None: ...
 
     def match_records_of(self, name: str, limit: int = 20) -> list[MatchRecord]:
         """The last `limit` finished matches `name` (any case) played, newest first."""
+
+
+class PlayerRecordStore(Protocol):
+    """Every player's record (`show record`), counted by queries, and the abandoned matches."""
+
+    def record_abandoned_match(self, players: tuple[str, str], length: int | None,
+                               at: float) -> None:
+        """A saved match of these two was replaced by a new match: it was abandoned."""
+
+    def player_record(self, name: str, opponent: str | None = None) -> PlayerRecord:
+        """`name`'s record (any case), or his record against `opponent`."""
+
+    def opponents_pr(self, name: str) -> OpponentsPr:
+        """The PR of `name`'s opponents in his analysed matches (a house bot's page)."""
 
 
 class SanctionStore(Protocol):
@@ -336,8 +354,13 @@ class AnalysisStore(Protocol):
 
     def drop_analysis_job(self, record_id: int) -> None: ...
 
-    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
-        """Keep a finished analysis, gnubg's .sgf and each player's PR; its job is done."""
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str,
+                      puzzles: Sequence[Puzzle] = ()) -> None:
+        """Keep a finished analysis, gnubg's .sgf, each player's PR and the match's
+        puzzles (replacing an earlier analysis's); its job is done."""
+
+    def match_puzzles(self, record_id: int) -> list[tuple[int, Puzzle]]:
+        """The puzzles of one analysed match, in match order, with their numbers."""
 
     def analysis(self, record_id: int) -> MatchAnalysis | None: ...
 
@@ -345,6 +368,22 @@ class AnalysisStore(Protocol):
 
     def average_pr(self, name: str) -> tuple[float, int] | None:
         """A player's mean PR over his analysed matches, and how many; None if none."""
+
+
+class PuzzleStore(Protocol):
+    """Puzzles (issue 37): the next one for a user, his answers, whom he watched."""
+
+    def next_puzzle(self, key: str, *, mine: bool, since: float) -> tuple[int, Puzzle] | None:
+        """The oldest puzzle `key` has not answered (his own errors only if `mine`), never
+        from a match he watched live since `since`."""
+
+    def save_puzzle_answer(self, puzzle_id: int, key: str, answer: str, lost: float,
+                           at: float) -> None: ...
+
+    def puzzle_answers(self, key: str) -> list[tuple[int, str, float]]:
+        """(puzzle number, answer, equity lost) of each answer, oldest first."""
+
+    def note_watch(self, key: str, player_key: str, at: float) -> None: ...
 
 
 class TournamentStore(Protocol):
@@ -383,7 +422,7 @@ class Reader(Protocol):
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    AnalysisStore, TournamentStore, Reader, Protocol,
+    AnalysisStore, TournamentStore, PlayerRecordStore, PuzzleStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

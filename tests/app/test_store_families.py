@@ -1,9 +1,10 @@
 """The families other issues added to the store, on both backends (issue 27: every
-family runs on PostgreSQL too): engine analyses (issue 23)."""
+family runs on PostgreSQL too): engine analyses (issue 23) and their puzzles (issue 37)."""
 
 from __future__ import annotations
 
 from fibsd.domain.match_analysis import MatchAnalysis, PlayerAnalysis
+from fibsd.domain.puzzles import Candidate, Puzzle
 from tests.conftest import StoreBackend
 
 
@@ -37,3 +38,60 @@ def test_analysis_jobs_results_and_prs_round_trip(backend: StoreBackend) -> None
         assert average is not None
         assert abs(average[0] - 3.75) < 1e-9 and average[1] == 2  # PRs 2.5 and 5.0
         assert store.average_pr("carol") is None
+
+
+def _puzzle(record_id: int, player: str, lost: float) -> Puzzle:
+    return Puzzle(
+        record_id=record_id, game=1, player=player, kind="move", position="4HPwATDgc/ABMA",
+        dice=(6, 2), length=5, score=(2, 1), cube=2, cube_owner="opponent", crawford=False,
+        played="24/16", lost=lost,
+        candidates=(Candidate("24/18 13/11", 0.25), Candidate("24/16", 0.25 - lost)))
+
+
+def test_an_analysis_keeps_its_puzzles_and_a_new_analysis_replaces_them(
+    backend: StoreBackend,
+) -> None:
+    with backend.open() as store:
+        store.save_analysis(_analysis(1, 0.5), "(;)",
+                            [_puzzle(1, "Alice", 0.06), _puzzle(1, "bob", 0.2)])
+        store.save_analysis(_analysis(2, 0.5), "(;)", [_puzzle(2, "bob", 0.1)])
+    with backend.open() as store:  # durable
+        first = store.match_puzzles(1)
+        assert [p for _, p in first] == [_puzzle(1, "Alice", 0.06), _puzzle(1, "bob", 0.2)]
+        assert len({number for number, _ in first}) == 2
+        store.save_analysis(_analysis(1, 0.5), "(;)", [_puzzle(1, "bob", 0.3)])
+        assert [p for _, p in store.match_puzzles(1)] == [_puzzle(1, "bob", 0.3)]
+        assert [p for _, p in store.match_puzzles(2)] == [_puzzle(2, "bob", 0.1)]
+        assert store.match_puzzles(3) == []
+
+
+def test_next_puzzle_own_first_unanswered_and_never_from_a_match_watched_live(
+    backend: StoreBackend,
+) -> None:
+    def record(players: tuple[str, str], started: float, finished: float) -> int:
+        return store.record_match(players=players, match_data={}, length=3, score=(3, 0),
+                                  winner=0, started_at=started, finished_at=finished)
+
+    with backend.open() as store:
+        early = record(("Alice", "bob"), 1000.0, 2000.0)
+        late = record(("carol", "Alice"), 5000.0, 6000.0)
+        store.save_analysis(_analysis(early, 0.5), "(;)",
+                            [_puzzle(early, "bob", 0.1), _puzzle(early, "Alice", 0.2)])
+        store.save_analysis(_analysis(late, 0.5), "(;)", [_puzzle(late, "carol", 0.3)])
+        [(bobs, _), (alices, _)] = store.match_puzzles(early)
+        [(carols, _)] = store.match_puzzles(late)
+        # Own errors (any case of the name), then anyone's, oldest first.
+        assert store.next_puzzle("alice", mine=True, since=0.0) == (alices, _puzzle(early, "Alice", 0.2))
+        assert store.next_puzzle("alice", mine=False, since=0.0) == (bobs, _puzzle(early, "bob", 0.1))
+        store.save_puzzle_answer(bobs, "dave", "24/16", 0.05, 7000.0)
+        store.save_puzzle_answer(bobs, "dave", "13/5", 0.0, 7001.0)  # the first answer counts
+        assert store.puzzle_answers("dave") == [(bobs, "24/16", 0.05)]
+        assert store.next_puzzle("dave", mine=False, since=0.0) == (alices, _puzzle(early, "Alice", 0.2))
+        assert store.next_puzzle("dave", mine=True, since=0.0) is None
+        # dave started watching ALICE at 5500: her later match (finished at 6000) was
+        # watched live; the earlier one was not. A watch before `since` (another day)
+        # no longer counts.
+        store.note_watch("dave", "alice", 5500.0)
+        store.save_puzzle_answer(alices, "dave", "8/2", 0.1, 7002.0)
+        assert store.next_puzzle("dave", mine=False, since=5000.0) is None
+        assert store.next_puzzle("dave", mine=False, since=5600.0) == (carols, _puzzle(late, "carol", 0.3))

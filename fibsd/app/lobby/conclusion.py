@@ -20,6 +20,7 @@ from fibsd.app.play.table import Table
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.domain.dice import SeededDice
+from fibsd.domain.player_record import MatchEnding, checker_plays
 from fibsd.rules import MatchWon
 from fibsd.store.api import Store
 from protocol.messages import Message, TextLine
@@ -73,13 +74,17 @@ def finish_match(registry: Registry, table: Table[Session], won: MatchWon, out: 
         length is not None and rated_between(registry, names), ending=ending, tournament=table.tournament,
     )
     out.finished.append(finished)
+    kept_games = (*match.finished_games, match.game)  # (the last game is never `finished`)
+    ending_kept = MatchEnding(
+        how=ending.name.lower(), rated=finished.rated, moves=checker_plays(kept_games),
+        final_moves=checker_plays(kept_games[-1:]))
 
     def record(store: Store) -> None:
         # One transaction: the record and both new ratings are stored together or not at all.
         finished.record.id = store.record_match(
             players=names, match_data=state, length=length, score=score, winner=winner,
             started_at=started_at, finished_at=finished_at, ratings=updates or (),
-            saved_games_before=stored,
+            saved_games_before=stored, ending=ending_kept,
         )
 
     out.write(record)  # before the saved match, whose first games it takes, is deleted

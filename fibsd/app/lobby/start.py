@@ -66,6 +66,11 @@ def start_match(registry: Registry, inviter: Session, invitee: Session, invitati
     if table.timer is not None and table.timer.control.correspondence:
         registry.correspondence[pair_key(first, second)] = table
     _abandon_saved_match(inviter, invitee, replaced, out)
+    saved = registry.reader.saved_match_info(first, second)
+    if saved is not None:  # the pair's saved match is abandoned: it counts in `show record`
+        abandoned_at = registry.clock.now()
+        out.write(lambda store: store.record_abandoned_match((first, second), saved.length,
+                                                             abandoned_at))
     out.write(lambda store: store.delete_saved_match(first, second))
     seat_players(registry, table, inviter, invitee, out)
     if unlimited:

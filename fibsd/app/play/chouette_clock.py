@@ -150,7 +150,8 @@ def rows(table: ChouetteTable[Any], now: float) -> list[TextLine]:
                 state += render(Text.CLOCK_ROW_DELAY_FIRST, seconds=delay_left)
         if timer.overtime_used[side]:
             state += Text.CLOCK_ROW_OVERTIME.value
-        lines.append(TextLine.of(Text.CHOUETTE_CLOCK_ROW, side=side_name(table.engine, side),
+        # (The row of a match clock: one template, so a line is recognised as one member.)
+        lines.append(TextLine.of(Text.CLOCK_ROW, name=side_name(table.engine, side),
                                  duration=match_clock.duration(timer.remaining(side, now)), text=state))
     return lines
 

@@ -1,12 +1,14 @@
 """Information commands: who, rawwho, whois, where, show, ratings, last, time, motd, help.
 
 Wording and formats from the FIBS reference §5.4; the listings themselves are built by
-`protocol.listings`. `show games|saved|savedcount|watchers|max|dice` lives here whole.
+`protocol.listings`. `show games|saved|savedcount|watchers|max|dice` lives here whole; `show pr` and
+`show record` in their own modules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeAlias
 
 from fibsd import __version__
 from fibsd.app.lobby.seating import restore_table
@@ -15,8 +17,11 @@ from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.app.verbs import analysis
+from fibsd.app.verbs.record import show_record
 from fibsd.domain.accounts import Account
 from fibsd.domain.fairdice import roll_statistics_from_counts
+from fibsd.domain.match_analysis import band
+from fibsd.domain.player_record import OpponentsPr
 from fibsd.infra.house_bots import house_bot_named
 from fibsd.store.api import Store
 from protocol import commands as c
@@ -111,16 +116,14 @@ def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) 
 
     house = house_bot_named(registry.config.house_bots, name)
 
-    def query(store: Store) -> tuple[Account | None, int | None, tuple[int, int] | None]:
+    def query(store: Store) -> tuple[Account | None, int | None, HouseBotRecord | None]:
         account = store.get_account(name)
         drops = store.drop_count(account.name) if want_drops and account is not None else None
         record = None
         if want_drops and house is not None and account is not None and account.bot:
-            # A house bot's record: its fixed-length matches (a cold read, in this job).
-            matches = store.match_records_of(account.name, limit=HOUSE_BOT_RECORD_MATCHES)
-            decided = [m for m in matches if m.length is not None and m.winner is not None]
-            wins = sum(m.players[m.winner or 0].lower() == account.name.lower() for m in decided)
-            record = (wins, len(decided) - wins)
+            # A house bot's record: its fixed-length matches won and lost, and its
+            # opponents' PR, counted by the store (cold reads, in this job).
+            record = (store.player_record(account.name).decided(), store.opponents_pr(account.name))
         return account, drops, record
 
     # An offline user's account, and anyone's drop count: cold reads, in a job.
@@ -128,12 +131,12 @@ def whois(registry: Registry, session: Session, command: c.Whois, out: Outcome) 
                           name="whois"))
 
 
-#: How many of a house bot's latest matches its `whois` record counts.
-HOUSE_BOT_RECORD_MATCHES = 100_000
+#: A house bot's `whois` record: its fixed-length matches (won, lost) and its opponents' PR.
+HouseBotRecord: TypeAlias = tuple[tuple[int, int], OpponentsPr]
 
 
 def _whois_answer(registry: Registry, session: Session, name: str, stored: Account | None,
-                  drops: int | None, record: tuple[int, int] | None = None) -> Outcome:
+                  drops: int | None, record: HouseBotRecord | None = None) -> Outcome:
     """`whois` with what was read (`stored`: the account in the store; `drops`)."""
     out = Outcome()
     zone = session.account.variables.timezone
@@ -171,7 +174,12 @@ def _whois_answer(registry: Registry, session: Session, name: str, stored: Accou
         out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT, name=account.name,
                                     strength=house.settings.described))
         if record is not None:
-            out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT_RECORD, wins=record[0], losses=record[1]))
+            (wins, losses), opponents = record
+            out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT_RECORD, wins=wins, losses=losses))
+            if opponents.average is not None:
+                out.to(session, TextLine.of(
+                    Text.WHOIS_HOUSE_BOT_PR, pr=f"{opponents.average:.1f} ({band(opponents.average)})",
+                    count=opponents.matches, left_out=opponents.left_out))
     return out
 
 
@@ -201,6 +209,8 @@ def show(registry: Registry, session: Session, command: c.Show, out: Outcome) ->
             show_dice(session, out)
         case c.ShowWhat.PR:
             analysis.show_pr(registry, session, command.name or session.name, out)
+        case c.ShowWhat.RECORD:
+            show_record(registry, session, command.name or session.name, command.opponent, out)
 
 
 def show_dice(session: Session, out: Outcome) -> None:

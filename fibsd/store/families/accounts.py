@@ -175,7 +175,7 @@ class Accounts(Family):
         with self._write() as db:
             db.execute(
                 "INSERT INTO drop_counts (name, drops) VALUES (?, 1)"
-                " ON CONFLICT (name) DO UPDATE SET drops = drops + 1",
+                " ON CONFLICT (name) DO UPDATE SET drops = drop_counts.drops + 1",
                 (name,),
             )
 

@@ -1,6 +1,7 @@
 """The analyses family (issue 23, docs/analysis.md): engine analysis jobs waiting (kept
 so they survive a restart), each finished analysis with gnubg's .sgf of the analysed
-match, and each player's PR per analysed match for `show pr`."""
+match, each player's PR per analysed match for `show pr`, and the match's puzzles (issue
+37: its decisions that cost more than the threshold)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import zlib
 from collections.abc import Sequence
 
 from fibsd.domain.match_analysis import MatchAnalysis
+from fibsd.domain.puzzles import Puzzle
 from fibsd.store.families.base import Family
 
 
@@ -36,8 +38,10 @@ class Analyses(Family):
         with self._write() as db:
             db.execute("DELETE FROM analysis_jobs WHERE record_id = ?", (record_id,))
 
-    def save_analysis(self, analysis: MatchAnalysis, sgf: str) -> None:
-        """Keep a finished analysis and each player's PR; its job is done."""
+    def save_analysis(self, analysis: MatchAnalysis, sgf: str,
+                      puzzles: Sequence[Puzzle] = ()) -> None:
+        """Keep a finished analysis, each player's PR and the match's puzzles (those of
+        an earlier analysis of the match are replaced); its job is done."""
         data = json.dumps(analysis.to_dict(), separators=(",", ":"))
         with self._write() as db:
             db.execute("DELETE FROM analysis_jobs WHERE record_id = ?", (analysis.record_id,))
@@ -55,6 +59,17 @@ class Analyses(Family):
                         "INSERT INTO analysis_prs (record_id, name, pr) VALUES (?, ?, ?)"
                         " ON CONFLICT (record_id, name) DO UPDATE SET pr = excluded.pr",
                         (analysis.record_id, player.name, player.pr))
+            db.execute("DELETE FROM puzzles WHERE record_id = ?", (analysis.record_id,))
+            db.executemany(
+                "INSERT INTO puzzles (record_id, player, kind, lost, data) VALUES (?, ?, ?, ?, ?)",
+                [(analysis.record_id, puzzle.player, puzzle.kind, puzzle.lost,
+                  json.dumps(puzzle.to_dict(), separators=(",", ":"))) for puzzle in puzzles])
+
+    def match_puzzles(self, record_id: int) -> list[tuple[int, Puzzle]]:
+        """The puzzles of one analysed match, in match order, with their numbers."""
+        rows = self._read("SELECT id, data FROM puzzles WHERE record_id = ? ORDER BY id",
+                          (record_id,))
+        return [(int(row["id"]), Puzzle.from_dict(json.loads(row["data"]))) for row in rows]
 
     def analysis(self, record_id: int) -> MatchAnalysis | None:
         rows = self._read("SELECT data FROM analyses WHERE record_id = ?", (record_id,))

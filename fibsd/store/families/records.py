@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from fibsd.domain.matfile import MatchRecord
+from fibsd.domain.player_record import MatchEnding
 from fibsd.store.api import NoSuchAccount
 from fibsd.store.families.base import Family, json_object, pair_key
 
@@ -44,6 +45,7 @@ class MatchRecords(Family):
         finished_at: float,
         ratings: Iterable[tuple[str, float, int]] = (),
         saved_games_before: int = 0,
+        ending: MatchEnding | None = None,
     ) -> int:
         """Keep a finished match (`match_data` is `Match.to_dict()`); its record id.
 
@@ -54,6 +56,9 @@ class MatchRecords(Family):
         `ratings` are (name, rating, experience) updates applied in the same transaction,
         so the record and both players' new ratings are stored together or not at all
         (`NoSuchAccount` if a name is unknown, and then nothing is stored).
+
+        `ending` (how it ended, rated, checker plays) is kept in columns of its own, which
+        `show record` counts (`fibsd.store.families.player_records`).
         """
         if winner not in (0, 1, None):
             raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
@@ -81,10 +86,15 @@ class MatchRecords(Family):
                 if cursor.rowcount != 1:
                     raise NoSuchAccount(name)
             cursor = db.execute(
-                f"INSERT INTO match_records ({_RECORD_COLUMNS.removeprefix('id, ')})"
-                " VALUES (?,?,?,?,?,?,?,?,?) RETURNING id",
+                f"INSERT INTO match_records ({_RECORD_COLUMNS.removeprefix('id, ')},"
+                " rated, ending, moves, final_moves)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                 (players[0], players[1], length, score[0], score[1], winner, text,
-                 started_at, finished_at),
+                 started_at, finished_at,
+                 None if ending is None else int(ending.rated),
+                 None if ending is None else ending.how,
+                 None if ending is None else ending.moves,
+                 None if ending is None else ending.final_moves),
             )
             record_id: int = cursor.fetchone()[0]
             return record_id

@@ -182,4 +182,57 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
     """,
+    # 13: puzzles (issue 37, docs/puzzles.md): each decision of an analysed match that
+    # cost its player more than `puzzle_threshold`, with gnubg's candidates (JSON).
+    """
+    CREATE TABLE puzzles (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        record_id INTEGER NOT NULL,
+        player    TEXT NOT NULL COLLATE NOCASE,  -- who erred
+        kind      TEXT NOT NULL,                 -- move, double, take
+        lost      REAL NOT NULL,                 -- EMG
+        data      TEXT NOT NULL  -- JSON: fibsd.domain.puzzles.Puzzle.to_dict()
+    );
+    CREATE INDEX puzzles_by_record ON puzzles (record_id);
+    CREATE INDEX puzzles_by_player ON puzzles (player, id);
+    """,
+    # 14: every player's record (`show record`, docs/matches.md), counted by queries:
+    # how each finished match ended, whether it was rated, how many checker plays it had
+    # in all and in its last game (NULL in records from before); and the saved matches a
+    # new match between the same two players replaced (abandoned).
+    """
+    ALTER TABLE match_records ADD COLUMN rated INTEGER;        -- 1 or 0
+    ALTER TABLE match_records ADD COLUMN ending TEXT;          -- fibsd.app.outcome.Ending, lower case
+    ALTER TABLE match_records ADD COLUMN moves INTEGER;        -- checker plays, every game kept
+    ALTER TABLE match_records ADD COLUMN final_moves INTEGER;  -- checker plays, its last game
+    CREATE TABLE abandoned_matches (
+        id           INTEGER PRIMARY KEY,
+        player0      TEXT NOT NULL,
+        player1      TEXT NOT NULL,
+        length       INTEGER,
+        abandoned_at REAL NOT NULL
+    );
+    CREATE INDEX abandoned_matches_by_player0 ON abandoned_matches (player0 COLLATE NOCASE);
+    CREATE INDEX abandoned_matches_by_player1 ON abandoned_matches (player1 COLLATE NOCASE);
+    """,
+    # 15: puzzle answers (one per puzzle and player; name keys), and whom each user
+    # started watching and when (a puzzle never comes from a match he watched live that
+    # day).
+    """
+    CREATE TABLE puzzle_answers (
+        puzzle_id   INTEGER NOT NULL,
+        name        TEXT NOT NULL,  -- name key (lower case)
+        answer      TEXT NOT NULL,
+        lost        REAL NOT NULL,  -- EMG
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (puzzle_id, name)
+    );
+    CREATE INDEX puzzle_answers_by_name ON puzzle_answers (name, answered_at);
+    CREATE TABLE puzzle_watches (
+        name       TEXT NOT NULL,  -- the watcher's name key
+        player     TEXT NOT NULL,  -- the watched player's name key
+        watched_at REAL NOT NULL
+    );
+    CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
+    """,
 )

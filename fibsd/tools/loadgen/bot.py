@@ -45,6 +45,8 @@ class MatchStats:
     """Counters shared by all bots of one run."""
 
     latencies: list[float] = attrs.field(factory=list)
+    #: The slowest measured answer: (seconds, the command, the line that answered it).
+    slowest: tuple[float, str, str] = (0.0, "", "")
     commands: int = 0
     #: Commands whose answer arrived (measured or not).
     answered: int = 0
@@ -103,6 +105,7 @@ class MatchBot:
         #: given seed are the same with or without think time.
         self.think_rng = think_rng or random.Random(rng.random())
         self._sent_at: float | None = None
+        self._sent_line = ""
         self._board: str | None = None
         self._move_on_next_board = False
         self._doubles_line = f"{opponent} doubles. Type 'accept' or 'reject'."
@@ -113,6 +116,7 @@ class MatchBot:
         if self.options.think_ms > 0:
             await trio.sleep(self.think_rng.expovariate(1000.0 / self.options.think_ms))
         self._sent_at = time.perf_counter()
+        self._sent_line = line
         self.stats.commands += 1
         await self.client.send(line)
 
@@ -157,7 +161,10 @@ class MatchBot:
             if self._sent_at is not None and not _is_broadcast(line):
                 self.stats.answered += 1
                 if self.stats.measuring:
-                    self.stats.latencies.append(time.perf_counter() - self._sent_at)
+                    latency = time.perf_counter() - self._sent_at
+                    self.stats.latencies.append(latency)
+                    if latency > self.stats.slowest[0]:
+                        self.stats.slowest = (latency, self._sent_line, line)
                 self._sent_at = None
             await self._react(line)
 

@@ -425,6 +425,8 @@ async def run_matches(server: ServerProcess, sessions: int, matches: int, second
         report.add("takes", stats.takes)
         report.add("passes", stats.passes)
         report.add_latencies("latency", stats.latencies)
+        if stats.slowest[1]:  # which command waited longest, and what answered it
+            report.add("latency_max_command", f"{stats.slowest[1]!r} -> {stats.slowest[2][:60]!r}")
         _memory(report, server, before, len(held.clients) - held.dropped)
         rss.report(report, per_command=True)
         report.add("errors", stats.errors + errors_at_login + held.dropped)
