@@ -18,9 +18,9 @@ from fibsd.domain.accounts import Account
 from fibsd.domain.dice import ScriptedDice
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.store.sqlite import SQLiteStore as Store
-from tests.server.test_web_browser import WAIT_SECONDS, Page, ThreadedServer, browser, register, shot
+from tests.server.test_web_browser import WAIT_SECONDS, Page, ThreadedServer, browser, one_tab_after_each_test, register, shot
 
-__all__ = ["browser"]  # (the fixture, shared with the other browser tests)
+__all__ = ["browser", "one_tab_after_each_test"]  # (the fixture, shared with the other browser tests)
 
 pytestmark = pytest.mark.slow
 

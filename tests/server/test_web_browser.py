@@ -21,7 +21,12 @@ from typing import Any, Self
 import pytest
 import trio
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -39,6 +44,8 @@ pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 WAIT_SECONDS = 15
+#: The tab each browser has in front (Page.focus), by id of the driver.
+FOCUSED: dict[int, str] = {}
 
 
 class ThreadedServer:
@@ -119,7 +126,26 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     try:
         yield driver
     finally:
+        FOCUSED.pop(id(driver), None)
         driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def one_tab_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The tabs a browser test opened are closed after it (the first is emptied): tabs
+    left behind would go on trying to reconnect to their stopped server, and keep the
+    busy machine busier, for every later test of the module."""
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    driver = request.getfixturevalue("browser")
+    handles = driver.window_handles
+    for handle in handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(handles[0])
+    driver.get("about:blank")
+    FOCUSED[id(driver)] = handles[0]
 
 
 class Page:
@@ -130,11 +156,15 @@ class Page:
         if new_tab:
             driver.switch_to.new_window("tab")
         self.handle = driver.current_window_handle
+        FOCUSED[id(driver)] = self.handle
         driver.get(url)
 
     def focus(self) -> WebDriver:
-        if self.driver.current_window_handle != self.handle:
+        # The tab in front is remembered rather than asked for: a round trip to the driver
+        # at every step of every wait adds up to seconds in a whole match.
+        if FOCUSED.get(id(self.driver)) != self.handle:
             self.driver.switch_to.window(self.handle)
+            FOCUSED[id(self.driver)] = self.handle
         return self.driver
 
     def find(self, css: str) -> Any:
@@ -163,11 +193,17 @@ class Page:
         return bool(elements) and elements[0].is_displayed()
 
     def click(self, css: str) -> None:
-        """Click `css` once it is shown (again, if the view was redrawn under the click)."""
+        """Click `css` once it is shown (again, if the view was redrawn under the click).
+        The driver refuses a click on an element not shown or covered: that is the check,
+        without asking first whether it is displayed."""
         def attempt() -> bool:
-            if not self.visible(css):
+            elements = self.focus().find_elements(By.CSS_SELECTOR, css)
+            if not elements:
                 return False
-            self.find(css).click()
+            try:
+                elements[0].click()
+            except (ElementNotInteractableException, ElementClickInterceptedException):
+                return False
             return True
 
         self.wait(attempt, css)

@@ -16,9 +16,9 @@ from fibsd.infra.house_bots import HouseBot
 from fibsd.infra.wallclock import SystemClock
 from fibsd.tools.bots.gnubg import DEFAULT_GNUBG
 from tests.server import conftest
-from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
+from tests.server.test_web_browser import Page, ThreadedServer, browser, one_tab_after_each_test, register, shot
 
-__all__ = ["browser"]  # (the fixture, shared with the other browser tests)
+__all__ = ["browser", "one_tab_after_each_test"]  # (the fixture, shared with the other browser tests)
 
 pytestmark = pytest.mark.slow
 

@@ -19,11 +19,11 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from fibsd.domain.dice import ScriptedDice
-from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
+from tests.server.test_web_browser import Page, ThreadedServer, browser, one_tab_after_each_test, register, shot
 from tests.server.web_player import choose_play
 
 pytestmark = pytest.mark.slow
-__all__ = ["browser"]  # the module-scoped browser fixture, one Chromium for this module
+__all__ = ["browser", "one_tab_after_each_test"]  # the module-scoped browser fixture, one Chromium for this module
 
 
 def play(page: Page, *moves: tuple[int, int]) -> None:

@@ -20,11 +20,11 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from fibsd.domain.dice import ScriptedDice
-from tests.server.test_web_browser import Page, ThreadedServer, browser, register
+from tests.server.test_web_browser import FOCUSED, Page, ThreadedServer, browser, one_tab_after_each_test, register
 from tests.server.test_web_match_view import move_by_clicks, no_console_errors
 
 pytestmark = pytest.mark.slow
-__all__ = ["browser"]
+__all__ = ["browser", "one_tab_after_each_test"]
 
 # Installed in each player's page: runs after every line the server sends.
 CHECK_EVERY_LINE = r"""
@@ -69,18 +69,31 @@ def violations(page: Page) -> list[object]:
     return list(page.js("return window.violations || []"))
 
 
+WANTS = """
+    const shown = (id) => !document.getElementById(id).hidden;
+    const wants = () => {
+      if (document.getElementById('match-view').hidden) return '';
+      if (shown('roll')) return 'roll';
+      if (shown('accept')) return 'answer';
+      if (fibsd.dice.length && !fibsd.readyToSend) return 'move';
+      if (shown('confirm-move')) return 'confirm';
+      if (shown('join-next')) return 'next';
+      if (shown('to-lobby')) return 'over';
+      return '';
+    };
+    return [wants(), document.getElementById('match-info').textContent.includes('Crawford')];"""
+
+
 def wants(page: Page) -> str:
     """What the page asks of its player now ('' if nothing)."""
-    return str(page.js("""
-        const shown = (id) => !document.getElementById(id).hidden;
-        if (document.getElementById('match-view').hidden) return '';
-        if (shown('roll')) return 'roll';
-        if (shown('accept')) return 'answer';
-        if (fibsd.dice.length && !fibsd.readyToSend) return 'move';
-        if (shown('confirm-move')) return 'confirm';
-        if (shown('join-next')) return 'next';
-        if (shown('to-lobby')) return 'over';
-        return '';"""))
+    return str(page.js(WANTS)[0])
+
+
+def wants_and_crawford(page: Page) -> tuple[str, bool]:
+    """What the page asks, and whether its header says this is the Crawford game (one
+    round trip to the browser: a whole match asks this thousands of times)."""
+    action, crawford = page.js(WANTS)
+    return str(action), bool(crawford)
 
 
 def test_whole_matches_played_like_a_person(browser: WebDriver, tmp_path: Path) -> None:
@@ -105,15 +118,22 @@ def test_whole_matches_played_like_a_person(browser: WebDriver, tmp_path: Path) 
             inviter.click(f'#who tr[data-user="{other}"] button[data-action="invite"]')
             invitee.click(f'#invitations [data-from="{names[inviter]}"] button[data-action="join"]')
             for _ in range(3000):
-                if all(wants(p) == "over" for p in players):
+                # The tab in front first: the other is asked (a switch of tabs) only
+                # when this one has nothing to do.
+                asked: dict[Page, tuple[str, bool]] = {}
+                for p in sorted(players, key=lambda p: FOCUSED.get(id(browser)) != p.handle):
+                    asked[p] = wants_and_crawford(p)
+                    if asked[p][0] not in ("", "over"):
+                        break
+                if len(asked) == 2 and all(action == "over" for action, _ in asked.values()):
                     break
-                page = next((p for p in players if wants(p) not in ("", "over")), None)
+                page = next((p for p in asked if asked[p][0] not in ("", "over")), None)
                 if page is None:
                     alice.wait(lambda: any(wants(p) not in ("", "over") for p in players)
                                or all(wants(p) == "over" for p in players), "someone to play")
                     continue
-                action = wants(page)
-                if "Crawford" in page.text("#match-info"):
+                action, crawford = asked[page]
+                if crawford:
                     seen["Crawford game"] += 1
                 if action == "roll":
                     if not seen["resignation"] and match == 2 and page.visible("#resign"):
