@@ -1,6 +1,7 @@
 // The lobby: who is on (CLIP 5/6, with Invite and Watch), logins and logouts (CLIP 7/8),
 // the invitation form and the invitations both ways (with their rules and clock terms),
-// and the saved matches (`show saved`, with Resume).
+// and the saved matches (`show saved`, with Resume); each row's Record button shows the
+// player's card (record.js).
 
 import { parseWho } from "./clip.js";
 import { $, RELOAD_MS, attention, button, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
@@ -154,6 +155,8 @@ export function renderLobby() {
       : u.away ? "away" : u.ready ? "ready" : "not ready";
     for (const text of [u.name, u.rating, u.experience, status]) row.insertCell().textContent = text;
     const cell = row.insertCell();
+    // A player's card with his record (record.js, loaded on first use).
+    cell.append(button("Record", async () => (await import("./record.js")).showRecord(u.name), "record"));
     if (me) continue;
     if (u.opponent) cell.append(button("Watch", () => send(`watch ${u.name}`), "watch"));
     else if (u.ready && !u.away) cell.append(button("Invite", () => send(inviteCommand(u.name)), "invite"));
