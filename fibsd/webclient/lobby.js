@@ -1,6 +1,6 @@
 // The lobby: who is on (CLIP 5/6, with Invite and Watch), logins and logouts (CLIP 7/8),
 // the invitation form and the invitations both ways (with their rules and clock terms),
-// and the saved matches (`show saved`, with Resume); each row's Record button shows the
+// and the saved matches (`show saved`, with Resume); a name in the list shows the
 // player's card (record.js).
 
 import { parseWho } from "./clip.js";
@@ -153,10 +153,13 @@ export function renderLobby() {
     if (me) row.className = "me";
     const status = u.opponent ? `playing ${u.opponent}` : u.watching ? `watching ${u.watching}`
       : u.away ? "away" : u.ready ? "ready" : "not ready";
-    for (const text of [u.name, u.rating, u.experience, status]) row.insertCell().textContent = text;
+    // The name opens the player's card with his record (record.js, loaded on first use).
+    const card = button(u.name, async () => (await import("./record.js")).showRecord(u.name), "record");
+    card.className = "name-link";
+    card.title = `${u.name}'s record`;
+    row.insertCell().append(card);
+    for (const text of [u.rating, u.experience, status]) row.insertCell().textContent = text;
     const cell = row.insertCell();
-    // A player's card with his record (record.js, loaded on first use).
-    cell.append(button("Record", async () => (await import("./record.js")).showRecord(u.name), "record"));
     if (me) continue;
     if (u.opponent) cell.append(button("Watch", () => send(`watch ${u.name}`), "watch"));
     else if (u.ready && !u.away) cell.append(button("Invite", () => send(inviteCommand(u.name)), "invite"));

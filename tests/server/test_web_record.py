@@ -1,5 +1,5 @@
 """A player's card in the web page (issue 37 §2) in headless Chromium against a real
-server: the Record button of a lobby row shows the record `show record` counts, from the
+server: a name in the lobby's list shows the record `show record` counts, from the
 matches stored before (by length and rating, unfinished, the PR with the left-out ones)."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _store_history(db_path: Path) -> None:
                     errors=(), analysed_at=3.0, seconds=1.0), "(;)")
 
 
-def test_the_record_button_shows_a_players_card(browser: WebDriver, tmp_path: Path) -> None:
+def test_a_name_in_the_lobby_shows_the_players_card(browser: WebDriver, tmp_path: Path) -> None:
     _store_history(tmp_path / "fibsd.db")
     with ThreadedServer(tmp_path, ScriptedDice(coin=0)) as server:
         page = Page(browser, server.url)
