@@ -1024,6 +1024,7 @@ class Text(enum.Enum):
     TOURNAMENT_SHOW_FINISHED = "  Finished after {rounds}."
     TOURNAMENT_SHOW_CANCELLED = "  Cancelled."
     TOURNAMENT_SHOW_ENTRANT = "  Seed {n}: {name} ({text})"
+    TOURNAMENT_SHOW_BOT_ENTRANT = "  Seed {n}: {name} ({text}), a bot"
     TOURNAMENT_SHOW_ROUND = "  Round {n}:"
     TOURNAMENT_SHOW_CONSOLATION_ROUND = "  Round {n}, consolation bracket:"
     TOURNAMENT_SHOW_PLAYED = "    {winner} beats {loser} {score}-{opponent_score}"
@@ -1041,6 +1042,9 @@ class Text(enum.Enum):
     SETBOT_DONE = "** {name} is marked as a bot now."
     SETBOT_CLEARED = "** {name} is not marked as a bot any more."
     WHOIS_BOT = "  {name} is a bot."
+    # A bot online, or a mark changed, for the CLIP clients that asked (fibsd.app.lobby.bot_marks).
+    BOT_MARK_ON = "bot: {name} on"
+    BOT_MARK_OFF = "bot: {name} off"
     WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
     WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
     WHOIS_HOUSE_BOT_PR = "  Its opponents' PR: {pr} over {count:d} analysed matches ({left_out:d} left out)."
@@ -1065,6 +1069,8 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.ANALYSIS_READY: None,
     Text.ANALYSIS_FAILED: None,
     Text.WHOIS_BOT: None,
+    Text.BOT_MARK_ON: None,
+    Text.BOT_MARK_OFF: None,
     Text.WHOIS_HOUSE_BOT: None,
     Text.WHOIS_HOUSE_BOT_RECORD: None,
     Text.WHOIS_HOUSE_BOT_PR: None,

@@ -3,7 +3,7 @@
 // and the saved matches (`show saved`, with Resume).
 
 import { parseWho } from "./clip.js";
-import { $, RELOAD_MS, attention, button, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
+import { $, RELOAD_MS, attention, button, h, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
 
 export const DECLINE = "Sorry, I decline your invitation.";  // FIBS has no decline: a tell
 
@@ -59,6 +59,11 @@ function onPresence(login, name, text) {
 // Invitations both ways, their rules and clock terms, and the saved matches.
 onLines((line) => {
   let m;
+  if ((m = /^bot: (\S+) (on|off)$/.exec(line))) {  // (fibsd's extension: who is a bot)
+    if (m[2] === "on") state.bots.add(m[1]); else state.bots.delete(m[1]);
+    renderLobby();
+    return true;
+  }
   if ((m = /^Clock: (.*)\.$/.exec(line))) {
     if (state.invitations.has(state.lastInvitation) && !state.outgoingSent) {
       const name = state.lastInvitation;
@@ -153,6 +158,7 @@ export function renderLobby() {
     const status = u.opponent ? `playing ${u.opponent}` : u.watching ? `watching ${u.watching}`
       : u.away ? "away" : u.ready ? "ready" : "not ready";
     for (const text of [u.name, u.rating, u.experience, status]) row.insertCell().textContent = text;
+    if (state.bots.has(u.name)) row.cells[0].append(h("span", { className: "bot-mark", title: "a bot" }, "bot"));
     const cell = row.insertCell();
     if (me) continue;
     if (u.opponent) cell.append(button("Watch", () => send(`watch ${u.name}`), "watch"));
