@@ -113,6 +113,7 @@ class ShowWhat(enum.Enum):
     DICE = "dice"  # fibsd: the dice commitment of the match you play or watch
     PR = "pr"  # fibsd: a player's average PR over his analysed matches (docs/analysis.md)
     RECORD = "record"  # fibsd: a player's record, or against one opponent (docs/matches.md)
+    PUZZLES = "puzzles"  # fibsd: a solver's puzzle rating (docs/puzzles.md)
 
 
 # --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
@@ -783,6 +784,21 @@ class Correspondence:
     name: str | None = None
 
 
+class PuzzleSource(enum.Enum):
+    """Where `puzzle` looks (fibsd's extension, docs/puzzles.md)."""
+
+    FIRST = "first"  # your own errors first, then anyone's
+    MINE = "mine"
+    ANY = "any"
+
+
+@attrs.frozen
+class Puzzle:
+    """`puzzle [mine|any]` (fibsd's extension): a position from an analysed match to solve."""
+
+    source: PuzzleSource = PuzzleSource.FIRST
+
+
 @attrs.frozen
 class RepeatLast:
     """`!!`: the server repeats the previous command (not a chat command, §1)."""
@@ -797,7 +813,7 @@ Command: TypeAlias = (
     | Invitecode | Roll | Move | Off | Board | Pip | Double | Redouble | Beaver
     | Raccoon | Otter | Accept | Reject | Resign | Leave | Panic | Bye | Wave | RepeatLast
     | Chouette | Team | Boxside | Uninvite | Analyse | Analysis | Tournament | Setbot | ClockCommand
-    | Correspondence
+    | Correspondence | Puzzle
 )
 
 # Chat commands `!!` does not repeat (§1).
@@ -1104,7 +1120,7 @@ def _parse_show(rest: str) -> Command:
     if found is None:
         raise CommandError(render(Text.SHOW_UNKNOWN, word=words[0]))
     what = ShowWhat(found)
-    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR, ShowWhat.RECORD)
+    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR, ShowWhat.RECORD, ShowWhat.PUZZLES)
     name = words[1] if what in named and len(words) > 1 else None
     opponent = words[2] if what is ShowWhat.RECORD and len(words) > 2 else None
     return Show(what, name, opponent)
@@ -1319,6 +1335,16 @@ def _parse_analyse(rest: str) -> Command:
     return Analyse(_record_number(_first(rest), Text.ANALYSE_USAGE))
 
 
+def _parse_puzzle(rest: str) -> Command:
+    words = rest.split()
+    if not words:
+        return Puzzle()
+    found = _unique_prefix(words[0].lower(), (PuzzleSource.MINE.value, PuzzleSource.ANY.value))
+    if found is None or len(words) > 1:
+        raise CommandError(Text.PUZZLE_USAGE.value)
+    return Puzzle(PuzzleSource(found))
+
+
 def _parse_analysis(rest: str) -> Command:
     words = rest.split()
     if not words or len(words) > 2:
@@ -1500,6 +1526,7 @@ _VERBS: Final[Mapping[str, Callable[[str], Command]]] = {
     "analyse": _parse_analyse,
     "analyze": _parse_analyse,
     "analysis": _parse_analysis,
+    "puzzle": _parse_puzzle,
     "shutdown": _parse_shutdown,
     "broadcast": _parse_broadcast,
     "kick": _parse_kick,
@@ -1745,6 +1772,8 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("export", None if record_id is None else str(record_id))
         case Analyse(record_id):
             return f"analyse {record_id}"
+        case Puzzle(source):
+            return _join("puzzle", None if source is PuzzleSource.FIRST else source.value)
         case Analysis(record_id, part):
             return _join("analysis", str(record_id),
                          None if part is AnalysisPart.SUMMARY else part.value)

@@ -35,6 +35,7 @@ HELP_TOPICS: Final[Mapping[str, Text]] = {
     "export": Text.HELP_EXPORT,
     "analyse": Text.HELP_ANALYSE,
     "analysis": Text.HELP_ANALYSIS,
+    "puzzle": Text.HELP_PUZZLE,
     "claim": Text.HELP_CLAIM,
     "uninvite": Text.HELP_UNINVITE,
     "clock": Text.HELP_CLOCK,

@@ -597,7 +597,7 @@ class Text(enum.Enum):
     HELP_SAY = "say (s) <message> - talk to your opponent."
     HELP_SET = "set [<variable> [<value>]] - show or change boardstyle, linelength, pagelength, redoubles, sortwho, timezone."
     HELP_SHOUT = "shout <message> - talk to everybody who is not silent."
-    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice|pr [<user>]|record <user> [<opponent>] - show information about games; 'record': matches won and lost by length, unfinished ones, and the PR of the last analysed ones."
+    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice|pr [<user>]|record <user> [<opponent>]|puzzles [<user>] - show information about games; 'record': matches won and lost by length, unfinished ones, and the PR of the last analysed ones; 'puzzles': the puzzle rating."
     HELP_SHUTDOWN = "shutdown - administrators only."
     HELP_STAT = "stat - show server statistics."
     HELP_TELL = "tell (t) <user> <message> - talk to <user>."
@@ -680,6 +680,22 @@ class Text(enum.Enum):
     ANALYSIS_SGF_END = "; end of gnubg's .sgf of match {number}"
     SHOW_PR = "Average PR of {name}: {pr} ({band}), analysed matches: {count:d}"
     SHOW_PR_NONE = "** {name} has no analysed matches."
+    # Puzzles from the members' analysed errors (fibsd's own; docs/puzzles.md).
+    HELP_PUZZLE = "puzzle [mine|any] - a position from an analysed match to solve: your own errors first (mine: only those; any: anyone's). Answer with 'move ...', 'double' or 'roll', 'take' or 'pass'."
+    PUZZLE_USAGE = "** usage: puzzle [mine|any]"
+    PUZZLE_NONE = "** There is no puzzle for you now: they come from analysed matches ('analyse <number>')."
+    PUZZLE_NONE_MINE = "** There is no puzzle from your own errors now. Type 'puzzle any' for anyone's."
+    PUZZLE_WHILE_PLAYING = "** You can't solve a puzzle while you play: finish or leave your match first."
+    PUZZLE_HEADER = "Puzzle {number}: {name}'s {kind} in match {record}, game {game}; {length}, score {score}, cube {cube} ({owner})."
+    PUZZLE_ASK_MOVE = "You are O and on roll with {d1}-{d2}: type 'move' and your play (O moves from 24 to 1)."
+    PUZZLE_ASK_DOUBLE = "You are O and on roll: type 'double' to double, or 'roll' not to."
+    PUZZLE_ASK_TAKE = "Your opponent doubles: type 'take' or 'pass'."
+    PUZZLE_GRADE = "Puzzle {number}: you answered {answer}: equity {equity}, {verdict}. Best: {best} ({best_equity}). In the match {name} chose {played} (lost {played_lost:.3f})."
+    PUZZLE_VERDICT_BEST = "the best answer"
+    PUZZLE_VERDICT_LOST = "you lost {lost:.3f}"
+    PUZZLE_UNLISTED = "GNU Backgammon did not list your play among its candidates: it is graded as the worst one listed."
+    SHOW_PUZZLES = "Puzzle rating of {name}: {rating} (RD {deviation}), puzzles answered: {count:d}, best answers: {best:d}, mean equity lost: {lost:.3f}"
+    SHOW_PUZZLES_NONE = "** {name} has answered no puzzles."
     # `show record NAME [OPPONENT]` (docs/matches.md): asked for, so every client gets it.
     RECORD_HEADER = "Record of {name}: {played:d} matches played, {won:d} won, {lost:d} lost."
     RECORD_HEADER_AGAINST = "Record of {name} against {opponent}: {played:d} matches played, {won:d} won, {lost:d} lost."
@@ -1008,6 +1024,7 @@ class Text(enum.Enum):
     TOURNAMENT_SHOW_FINISHED = "  Finished after {rounds}."
     TOURNAMENT_SHOW_CANCELLED = "  Cancelled."
     TOURNAMENT_SHOW_ENTRANT = "  Seed {n}: {name} ({text})"
+    TOURNAMENT_SHOW_BOT_ENTRANT = "  Seed {n}: {name} ({text}), a bot"
     TOURNAMENT_SHOW_ROUND = "  Round {n}:"
     TOURNAMENT_SHOW_CONSOLATION_ROUND = "  Round {n}, consolation bracket:"
     TOURNAMENT_SHOW_PLAYED = "    {winner} beats {loser} {score}-{opponent_score}"
@@ -1025,6 +1042,9 @@ class Text(enum.Enum):
     SETBOT_DONE = "** {name} is marked as a bot now."
     SETBOT_CLEARED = "** {name} is not marked as a bot any more."
     WHOIS_BOT = "  {name} is a bot."
+    # A bot online, or a mark changed, for the CLIP clients that asked (fibsd.app.lobby.bot_marks).
+    BOT_MARK_ON = "bot: {name} on"
+    BOT_MARK_OFF = "bot: {name} off"
     WHOIS_HOUSE_BOT = "  {name} is a house bot: {strength}."
     WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
     WHOIS_HOUSE_BOT_PR = "  Its opponents' PR: {pr} over {count:d} analysed matches ({left_out:d} left out)."
@@ -1049,6 +1069,8 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.ANALYSIS_READY: None,
     Text.ANALYSIS_FAILED: None,
     Text.WHOIS_BOT: None,
+    Text.BOT_MARK_ON: None,
+    Text.BOT_MARK_OFF: None,
     Text.WHOIS_HOUSE_BOT: None,
     Text.WHOIS_HOUSE_BOT_RECORD: None,
     Text.WHOIS_HOUSE_BOT_PR: None,
@@ -1083,7 +1105,8 @@ OWN_COMMAND_ANSWERS: Final = frozenset(
         Text.INVITE_CLOCK_USAGE, Text.EXPORT_USAGE, Text.EXPORT_NONE, Text.EXPORT_UNKNOWN,
         Text.ANALYSE_USAGE, Text.ANALYSIS_USAGE, Text.ANALYSIS_UNAVAILABLE,
         Text.ANALYSIS_ALREADY_DONE, Text.ANALYSIS_QUEUE_FULL, Text.ANALYSIS_NOT_YET,
-        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.KICK_DONE, Text.BAN_DONE,
+        Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.PUZZLE_USAGE, Text.PUZZLE_NONE,
+        Text.PUZZLE_NONE_MINE, Text.PUZZLE_WHILE_PLAYING, Text.SHOW_PUZZLES_NONE, Text.KICK_DONE, Text.BAN_DONE,
         Text.BAN_DONE_FOREVER, Text.UNBAN_DONE, Text.NOT_SANCTIONED, Text.MUTE_DONE,
         Text.MUTE_DONE_FOREVER, Text.UNMUTE_DONE, Text.ADDUSER_DONE, Text.SHUTDOWN_USAGE,
         Text.BROADCAST_USAGE, Text.KICK_USAGE, Text.BAN_USAGE, Text.UNBAN_USAGE,

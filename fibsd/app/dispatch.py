@@ -24,6 +24,7 @@ from fibsd.app.verbs import (
     info,
     invitations,
     play,
+    puzzles,
     settings,
     social,
     tournament,
@@ -53,6 +54,11 @@ def _handle(registry: Registry, session: Session, line: str, monotonic: float | 
     session.last_input_at = now
     out = Outcome()
     if _over_rate_limit(registry, session, now if monotonic is None else monotonic, out):
+        return out
+    cube_word = puzzles.cube_word(session, line)  # `take`/`pass`: only in a puzzle
+    if cube_word is not None:
+        puzzles.answer(registry, session, cube_word, out)
+        _remind_away(session, out, cube_word)
         return out
     try:
         command = c.parse_command(line)
@@ -218,7 +224,9 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             c.Roll() | c.Move() | c.Off() | c.Double() | c.Redouble() | c.Beaver()
             | c.Raccoon() | c.Otter() | c.Accept() | c.Reject() | c.Resign()
         ):
-            if session.chouette is not None and session.table is None:
+            if puzzles.answers(session, command):
+                puzzles.answer(r, session, command, out)
+            elif session.chouette is not None and session.table is None:
                 chouette.game_command(r, session, command, out)
             else:
                 play.game_command(r, session, command, out)
@@ -232,6 +240,8 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             tournament.tournament(r, session, command, out)
         case c.Setbot():
             tournament.setbot(r, session, command, out)
+        case c.Puzzle():
+            puzzles.puzzle(r, session, command, out)
         case c.RepeatLast():
             pass  # `!!` after `!!`: nothing to repeat
         case _:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fibsd.app import aftermath, chouettes, tournaments, watchers
+from fibsd.app.lobby.bot_marks import announce_bot_arrival
 from fibsd.app.lobby.correspondence import load_correspondence, release_drop
 from fibsd.app.lobby.interruptions import Interruption, interrupt, reseat
 from fibsd.app.lobby.seating import stop_watching
@@ -87,6 +88,7 @@ def log_in(
     if session.clip:
         out.to(session, ClipBytes(everyone + WHO_INFO_END))
     registry.announce_arrival(session, own_line + WHO_INFO_END, news=older is None, out=out)
+    announce_bot_arrival(registry, session, out)
     _finally_here(registry, session, out)
     _back_to_the_board(registry, session, taken_over, out)
     load_correspondence(registry, session, out)  # (and the reminders, docs/clocks.md)

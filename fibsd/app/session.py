@@ -18,6 +18,7 @@ import enum
 import attrs
 
 from fibsd.domain.accounts import Account, Toggles, name_key
+from fibsd.domain.puzzles import Puzzle
 from fibsd.app.outcome import Outcome, TournamentTag
 from fibsd.app.play.chouette import ChouetteTable
 from fibsd.app.play.table import Table
@@ -109,6 +110,8 @@ class Session:
     #: The opponent the last who-info sent for a chouette player named (a chouette's
     #: roles change with every game: `chouettes.settle` announces the changes).
     chouette_opponent_shown: str | None = None
+    #: The puzzle this user is solving (issue 37): its number and the puzzle.
+    puzzle: tuple[int, Puzzle] | None = None
     #: Whether this session gets fibsd's own lines (`wording.EXTENSION_LINES`): on for
     #: telnet users, off for CLIP clients until they `toggle extensions` (for this session).
     extensions: bool = attrs.field(

@@ -21,6 +21,7 @@ import attrs
 
 from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.domain.match_analysis import MatchAnalysis
+from fibsd.domain.glicko2 import Glicko2
 from fibsd.domain.puzzles import Puzzle
 from fibsd.domain.matfile import MatchRecord
 from fibsd.domain.player_record import MatchEnding, OpponentsPr, PlayerRecord
@@ -370,6 +371,27 @@ class AnalysisStore(Protocol):
         """A player's mean PR over his analysed matches, and how many; None if none."""
 
 
+class PuzzleStore(Protocol):
+    """Puzzles (issue 37): the next one for a user, his answers, whom he watched."""
+
+    def next_puzzle(self, key: str, *, mine: bool, since: float) -> tuple[int, Puzzle] | None:
+        """The oldest puzzle `key` has not answered (his own errors only if `mine`), never
+        from a match he watched live since `since`."""
+
+    def save_puzzle_answer(self, puzzle_id: int, key: str, answer: str, lost: float,
+                           score: float, at: float) -> None:
+        """Keep the answer (the first counts) and move the solver's and the puzzle's
+        Glicko-2 ratings by `score` (0..1)."""
+
+    def puzzle_rating(self, key: str) -> tuple[Glicko2, int, int, float] | None:
+        """(rating, puzzles answered, best answers, mean equity lost); None if none."""
+
+    def puzzle_answers(self, key: str) -> list[tuple[int, str, float]]:
+        """(puzzle number, answer, equity lost) of each answer, oldest first."""
+
+    def note_watch(self, key: str, player_key: str, at: float) -> None: ...
+
+
 class TournamentStore(Protocol):
     """Tournaments (docs/tournaments.md), each one's whole state saved after every change."""
 
@@ -406,7 +428,7 @@ class Reader(Protocol):
 
 class Store(
     AccountStore, MessageStore, SavedMatchStore, MatchRecordStore, SanctionStore, ChouetteStore,
-    AnalysisStore, TournamentStore, PlayerRecordStore, Reader, Protocol,
+    AnalysisStore, TournamentStore, PlayerRecordStore, PuzzleStore, Reader, Protocol,
 ):
     """Every family, and the transaction and lifetime methods of the shell."""
 

@@ -19,6 +19,7 @@ export const state = {
   ws: null, splitter: null, mode: "idle",  // idle | login | register | registered | online
   name: "", password: "", afterRegister: false,
   own: null, users: new Map(), invitations: new Map(), saved: [],
+  bots: new Set(),  // the users online the server marks as bots (`bot: NAME on`, an extension)
   outgoing: null,   // {name, text}: the invitation this user made and may withdraw
   quiet: 0,         // answers to the page's own set-up commands still to swallow
   sentChat: [],     // {kind, text} of says and tells sent, to label their echoes

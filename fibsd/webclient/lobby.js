@@ -4,7 +4,7 @@
 // player's card (record.js).
 
 import { parseWho } from "./clip.js";
-import { $, RELOAD_MS, attention, button, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
+import { $, RELOAD_MS, attention, button, h, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
 
 export const DECLINE = "Sorry, I decline your invitation.";  // FIBS has no decline: a tell
 
@@ -60,6 +60,11 @@ function onPresence(login, name, text) {
 // Invitations both ways, their rules and clock terms, and the saved matches.
 onLines((line) => {
   let m;
+  if ((m = /^bot: (\S+) (on|off)$/.exec(line))) {  // (fibsd's extension: who is a bot)
+    if (m[2] === "on") state.bots.add(m[1]); else state.bots.delete(m[1]);
+    renderLobby();
+    return true;
+  }
   if ((m = /^Clock: (.*)\.$/.exec(line))) {
     if (state.invitations.has(state.lastInvitation) && !state.outgoingSent) {
       const name = state.lastInvitation;
@@ -159,6 +164,7 @@ export function renderLobby() {
     card.title = `${u.name}'s record`;
     row.insertCell().append(card);
     for (const text of [u.rating, u.experience, status]) row.insertCell().textContent = text;
+    if (state.bots.has(u.name)) row.cells[0].append(h("span", { className: "bot-mark", title: "a bot" }, "bot"));
     const cell = row.insertCell();
     if (me) continue;
     if (u.opponent) cell.append(button("Watch", () => send(`watch ${u.name}`), "watch"));

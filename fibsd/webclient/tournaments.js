@@ -40,7 +40,8 @@ function tournamentLine(line) {
     let round = null;
     const paint = () => extra.replaceChildren(...[h("h3", {}, `Tournament ${show.name}`), h("p", {}, show.head),
       ...show.rules.map((t) => h("p", { className: "hint" }, t)),
-      show.seeds.length ? h("p", { id: "t-seeds" }, `Seeds: ${show.seeds.join(", ")}`) : null,
+      show.seeds.length ? h("p", { id: "t-seeds" }, "Seeds: ", ...show.seeds.flatMap((s, i) => [i ? ", " : "",
+        h("span", { dataSeed: s.name }, s.text, s.bot ? h("span", { className: "bot-mark", title: "a bot" }, "bot") : null)])) : null,
       h("div", { id: "t-bracket", className: "bracket" }, ...show.rounds.map((r) =>
         h("div", { className: "round" }, h("strong", {}, r.title), ...r.games.map((g) => h("div", { className: "game" }, g))))),
       show.standings.length ? h("ol", { id: "t-standings" }, ...show.standings.map((t) => h("li", {}, t))) : null,
@@ -48,7 +49,7 @@ function tournamentLine(line) {
     paint();
     return reader((l) => {
       let r;
-      if ((r = /^  Seed \d+: (.*)$/.exec(l))) show.seeds.push(r[1]);
+      if ((r = /^  Seed \d+: ((\S+) \(.*?\))(, a bot)?$/.exec(l))) show.seeds.push({ name: r[2], text: r[1], bot: !!r[3] });
       else if ((r = /^  (Round \d+.*):$/.exec(l))) { round = { title: r[1], games: [] }; show.rounds.push(round); }
       else if ((r = /^    \d+\. (.*)$/.exec(l))) show.standings.push(r[1]);
       else if ((r = /^    (.*)$/.exec(l)) && round) round.games.push(r[1]);

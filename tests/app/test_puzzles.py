@@ -1,11 +1,24 @@
 """Reading the puzzles out of the analysis script's JSON (fibsd/domain/puzzles.py,
-docs/puzzles.md): the threshold, the order of the candidates, bad data refused."""
+docs/puzzles.md): the threshold, the order of the candidates, bad data refused; gnubg's
+position ID, and grading plays (unlisted ones too) and cube answers."""
 
 from __future__ import annotations
 
 import pytest
 
-from fibsd.domain.puzzles import Candidate, PuzzleError, read_puzzles
+from fibsd.domain.puzzles import (
+    Candidate,
+    Grade,
+    Puzzle,
+    PuzzleError,
+    PuzzleKind,
+    apply_gnubg_play,
+    grade_cube,
+    grade_play,
+    position_from_id,
+    read_puzzles,
+)
+from fibsd.rules import IllegalPlay, Position
 
 
 def _raw(lost: float, player: int = 1, **changes: object) -> dict[str, object]:
@@ -53,3 +66,46 @@ def test_a_missing_field_is_refused() -> None:
     del raw["score"]
     with pytest.raises(PuzzleError):
         read_puzzles([raw], record_id=1, names=("a", "b"), threshold=0.05)
+
+
+OPENING_ID = "4HPwATDgc/ABMA"  # gnubg's position ID of the starting position
+
+
+def _opening_puzzle(kind: PuzzleKind = "move") -> Puzzle:
+    candidates = ((Candidate("8/5 6/5", 0.2), Candidate("13/10 6/5", 0.05)) if kind == "move"
+                  else (Candidate("no double", 0.1), Candidate("double", -0.3)))
+    return Puzzle(record_id=1, game=1, player="alice", kind=kind, position=OPENING_ID,
+                  dice=(3, 1) if kind == "move" else None, length=5, score=(0, 0), cube=1,
+                  cube_owner="centred", crawford=False, played="13/10 6/5", lost=0.15,
+                  candidates=candidates)
+
+
+def test_gnubgs_position_id_is_read() -> None:
+    assert position_from_id(OPENING_ID) == Position.opening()
+    with pytest.raises(PuzzleError):
+        position_from_id("not an id!!!!!")
+
+
+def test_a_play_is_graded_by_the_position_it_leads_to() -> None:
+    puzzle = _opening_puzzle()
+    assert grade_play(puzzle, [(6, 5), (8, 5)]) == Grade(0.2, 0.0, True)  # any order
+    assert grade_play(puzzle, [(13, 10), (6, 5)]) == Grade(0.05, pytest.approx(0.15), True)
+    # Not among gnubg's candidates: graded as the worst listed one.
+    assert grade_play(puzzle, [(24, 21), (21, 20)]) == Grade(0.05, pytest.approx(0.15), False)
+    with pytest.raises(IllegalPlay):
+        grade_play(puzzle, [(24, 18)])
+
+
+def test_a_cube_answer_is_graded() -> None:
+    puzzle = _opening_puzzle("double")
+    assert grade_cube(puzzle, "no double") == Grade(0.1, 0.0, True)
+    assert grade_cube(puzzle, "double") == Grade(-0.3, pytest.approx(0.4), True)
+    with pytest.raises(ValueError):
+        grade_cube(puzzle, "take")
+
+
+def test_gnubg_notation_is_applied() -> None:
+    after = apply_gnubg_play(Position.opening(), "13/7(2)")
+    assert after.me[13] == 3 and after.me[7] == 2
+    with pytest.raises(PuzzleError):
+        apply_gnubg_play(Position.opening(), "12/7")

@@ -3,6 +3,8 @@ family runs on PostgreSQL too): engine analyses (issue 23) and their puzzles (is
 
 from __future__ import annotations
 
+import pytest
+
 from fibsd.domain.match_analysis import MatchAnalysis, PlayerAnalysis
 from fibsd.domain.puzzles import Candidate, Puzzle
 from tests.conftest import StoreBackend
@@ -63,3 +65,44 @@ def test_an_analysis_keeps_its_puzzles_and_a_new_analysis_replaces_them(
         assert [p for _, p in store.match_puzzles(1)] == [_puzzle(1, "bob", 0.3)]
         assert [p for _, p in store.match_puzzles(2)] == [_puzzle(2, "bob", 0.1)]
         assert store.match_puzzles(3) == []
+
+
+def test_next_puzzle_own_first_unanswered_and_never_from_a_match_watched_live(
+    backend: StoreBackend,
+) -> None:
+    def record(players: tuple[str, str], started: float, finished: float) -> int:
+        return store.record_match(players=players, match_data={}, length=3, score=(3, 0),
+                                  winner=0, started_at=started, finished_at=finished)
+
+    with backend.open() as store:
+        early = record(("Alice", "bob"), 1000.0, 2000.0)
+        late = record(("carol", "Alice"), 5000.0, 6000.0)
+        store.save_analysis(_analysis(early, 0.5), "(;)",
+                            [_puzzle(early, "bob", 0.1), _puzzle(early, "Alice", 0.2)])
+        store.save_analysis(_analysis(late, 0.5), "(;)", [_puzzle(late, "carol", 0.3)])
+        [(bobs, _), (alices, _)] = store.match_puzzles(early)
+        [(carols, _)] = store.match_puzzles(late)
+        # Own errors (any case of the name), then anyone's, oldest first.
+        assert store.next_puzzle("alice", mine=True, since=0.0) == (alices, _puzzle(early, "Alice", 0.2))
+        assert store.next_puzzle("alice", mine=False, since=0.0) == (bobs, _puzzle(early, "bob", 0.1))
+        assert store.puzzle_rating("dave") is None
+        store.save_puzzle_answer(bobs, "dave", "24/16", 0.05, 0.5, 7000.0)
+        store.save_puzzle_answer(bobs, "dave", "13/5", 0.0, 1.0, 7001.0)  # the first counts
+        assert store.puzzle_answers("dave") == [(bobs, "24/16", 0.05)]
+        # A draw against an equal (unrated) puzzle: the rating stays, the deviation shrinks.
+        rating = store.puzzle_rating("dave")
+        assert rating is not None
+        glicko, answered, best, lost = rating
+        assert glicko.rating == pytest.approx(1500.0) and glicko.deviation < 350.0
+        assert (answered, best, lost) == (1, 0, pytest.approx(0.05))
+        assert store.next_puzzle("dave", mine=False, since=0.0) == (alices, _puzzle(early, "Alice", 0.2))
+        assert store.next_puzzle("dave", mine=True, since=0.0) is None
+        # dave started watching ALICE at 5500: her later match (finished at 6000) was
+        # watched live; the earlier one was not. A watch before `since` (another day)
+        # no longer counts.
+        store.note_watch("dave", "alice", 5500.0)
+        store.save_puzzle_answer(alices, "dave", "8/2", 0.0, 1.0, 7002.0)
+        rating = store.puzzle_rating("dave")
+        assert rating is not None and rating[0].rating > 1500.0 and rating[1:3] == (2, 1)
+        assert store.next_puzzle("dave", mine=False, since=5000.0) is None
+        assert store.next_puzzle("dave", mine=False, since=5600.0) == (carols, _puzzle(late, "carol", 0.3))

@@ -297,3 +297,13 @@ def test_a_saved_tournament_continues_the_same(fmt: Format, n: int, cut: int, se
         return t
 
     assert run(cut).to_dict() == run(None).to_dict()
+
+
+def test_a_bots_entry_keeps_its_mark_across_a_restart_and_old_records_read_as_people() -> None:
+    t = Tournament("b", Format.KNOCKOUT, length=1, creator="a", bots_allowed=True)
+    t.join("a", 1500)
+    t.join("robo", 1600, bot=True)
+    record = t.to_dict()
+    assert [e.bot for e in Tournament.from_dict(record).entrants] == [False, True]
+    record["entrants"] = [["a", 1500.0], ["robo", 1600.0]]  # (saved before bots were marked)
+    assert [e.bot for e in Tournament.from_dict(record).entrants] == [False, False]

@@ -119,3 +119,29 @@ async def test_eight_clip_clients_play_a_knockout_that_runs_by_itself(start_serv
     # The 1-point matches were real, rated and recorded: seven of them were played.
     played = [line for line in shown if " beats " in line and line.endswith(("1-0", "2-0", "3-0"))]
     assert len(played) == 6, shown
+
+
+async def test_bot_marks_reach_only_the_clip_clients_that_asked(start_server: Any) -> None:
+    # Issue 33 §8 / 35 §1: FIBS's who-info has no bot field; a CLIP client that turned
+    # `toggle extensions` on (the web page) learns which users online are bots: those
+    # online when it asks, and every later `setbot` change; a FIBS client learns nothing.
+    running = await start_server(**{"admin.admins": ["director"]})
+    for name in ("director", "robo", "page", "gui"):
+        await register(running, name)
+    director, _ = await clip_login(running, "director")
+    await director.send("setbot robo on")
+    await director.read_until("** robo is marked as a bot now.")
+    gui, _ = await clip_login(running, "gui")  # a FIBS client, there when robo arrives
+    await clip_login(running, "robo")
+    seen_by_gui = await gui.read_until(lambda line: line.startswith("5 robo "))
+    page, _ = await clip_login(running, "page")
+    await page.send("toggle extensions")
+    assert "bot: robo on" in await page.read_until("bot: robo on")
+    await director.send("setbot robo off")
+    await director.read_until("** robo is not marked as a bot any more.")
+    await page.read_until("bot: robo off")
+    # The gui's stream up to its own `toggle extensions` holds every line sent to it
+    # before (robo's arrival and both setbot changes included): no bot line; and none now, nobody is a bot.
+    await gui.send("toggle extensions")
+    lines = seen_by_gui + await gui.read_until("** You will be told fibsd's own notices (dice commitments, droppers).")
+    assert not [line for line in lines if line.startswith("bot: ")], lines

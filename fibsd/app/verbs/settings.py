@@ -13,6 +13,7 @@ from fibsd.domain.accounts import (
     password_problem,
     timezone_is_valid,
 )
+from fibsd.app.lobby.bot_marks import tell_bots_online
 from fibsd.app.outcome import Job, Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
@@ -51,6 +52,7 @@ def toggle(registry: Registry, session: Session, command: c.Toggle, out: Outcome
         if name == EXTENSIONS_TOGGLE:  # per session, not an account setting
             session.extensions = not session.extensions
             out.lines(session, toggle_answer(name, session.extensions))
+            tell_bots_online(registry, session, out)
             continue
         toggles = toggles.toggled(name)
         out.lines(session, toggle_answer(name, toggles.get(name)))

@@ -14,6 +14,7 @@ import logging
 import attrs
 
 from fibsd.app import tournaments
+from fibsd.app.lobby.bot_marks import announce_bot_mark
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
@@ -133,7 +134,7 @@ def _join(registry: Registry, session: Session, tournament: Tournament, out: Out
         out.to(session, TextLine.of(Text.TOURNAMENT_NO_BOTS, text=tournament.name))
         return
     try:
-        tournament.join(session.name, session.account.rating)
+        tournament.join(session.name, session.account.rating, bot=session.account.bot)
     except TournamentError as error:
         _refuse(session, tournament, error, out)
         return
@@ -243,9 +244,10 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
         case Phase.CANCELLED:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CANCELLED))
     ratings = {e.name: e.rating for e in t.entrants}
+    bots = {e.name for e in t.entrants if e.bot}
     for number, name in enumerate(t.seeds or [e.name for e in t.entrants], start=1):
-        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ENTRANT, n=number, name=name,
-                                 text=f"{ratings.get(name, 0.0):.2f}"))
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_BOT_ENTRANT if name in bots else Text.TOURNAMENT_SHOW_ENTRANT,
+                                 n=number, name=name, text=f"{ratings.get(name, 0.0):.2f}"))
     for number, pairings in enumerate(t.played_rounds, start=1):
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ROUND, n=number))
         lines.extend(_pairing_line(registry, p) for p in pairings if p.bracket is Bracket.MAIN)
@@ -322,5 +324,6 @@ def _mark_bot(registry: Registry, session: Session, typed: str, account: Account
     online = registry.get(name)
     if online is not None:
         online.account = attrs.evolve(online.account, bot=bot)
+        announce_bot_mark(registry, online.name, bot, out)
     registry.update_gone_account(attrs.evolve(account, bot=bot))
     out.to(session, TextLine.of(Text.SETBOT_DONE if bot else Text.SETBOT_CLEARED, name=name))

@@ -43,6 +43,9 @@ def watch(registry: Registry, session: Session, command: c.Watch, out: Outcome) 
         stop_watching(session, out)
     session.watching = target
     target.watched_by.add(session)
+    # Puzzles never come from a match the user watched live that day (docs/puzzles.md).
+    key, target_key, at = session.key, target.key, registry.clock.now()
+    out.write(lambda store: store.note_watch(key, target_key, at))
     out.to(session, TextLine.of(Text.NOW_WATCHING, name=target.name))
     out.to(target, TextLine.of(Text.IS_WATCHING_YOU, name=session.name))
     table = target.table

@@ -64,6 +64,8 @@ class TournamentError(Exception):
 class Entrant:
     name: str
     rating: float
+    #: A bot's account (marked by `setbot`) when it entered: shown in `tournament show`.
+    bot: bool = False
 
 
 @attrs.define
@@ -165,14 +167,14 @@ class Tournament:
                 return entrant
         return None
 
-    def join(self, name: str, rating: float) -> None:
+    def join(self, name: str, rating: float, *, bot: bool = False) -> None:
         if self.phase is not Phase.OPEN:
             raise TournamentError("started")
         if self.entrant(name) is not None:
             raise TournamentError("already")
         if self.max_entrants is not None and len(self.entrants) >= self.max_entrants:
             raise TournamentError("full")
-        self.entrants.append(Entrant(name, rating))
+        self.entrants.append(Entrant(name, rating, bot))
 
     def leave(self, name: str) -> None:
         if self.phase is not Phase.OPEN:
@@ -349,7 +351,7 @@ class Tournament:
             "max": self.max_entrants, "bots": self.bots_allowed, "phase": self.phase.value,
             "noshow": self.noshow_seconds, "clock": None if self.clock is None else list(self.clock),
             "created_at": self.created_at,
-            "entrants": [[e.name, e.rating] for e in self.entrants], "seeds": list(self.seeds),
+            "entrants": [[e.name, e.rating, *([True] if e.bot else [])] for e in self.entrants], "seeds": list(self.seeds),
             "played_rounds": [[p.to_dict() for p in rnd] for rnd in self.played_rounds],
             "winner": self.winner,
         }
@@ -367,7 +369,8 @@ class Tournament:
                 noshow_seconds=int(data.get("noshow", 600)),
                 clock=None if data.get("clock") is None else (float(data["clock"][0]), float(data["clock"][1])),
                 created_at=float(data.get("created_at", 0.0)),
-                entrants=[Entrant(str(n), float(r)) for n, r in data.get("entrants", [])],
+                entrants=[Entrant(str(e[0]), float(e[1]), bool(e[2]) if len(e) > 2 else False)
+                          for e in data.get("entrants", [])],
                 seeds=[str(s) for s in data.get("seeds", [])],
                 played_rounds=[[Pairing.from_dict(p) for p in rnd] for rnd in data.get("played_rounds", [])],
                 winner=None if data.get("winner") is None else str(data["winner"]),

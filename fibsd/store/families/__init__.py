@@ -1,8 +1,8 @@
 """The store's families, written once for every backend.
 
 Each module is one family of `fibsd.store.api` (accounts, messages, saved matches and
-their patches, match records, sanctions, chouettes, tournaments, player records) as a class of methods over the
-backend's database helper (`base.Database`). `Families` puts them together with the
+their patches, match records, sanctions, chouettes, tournaments, player records,
+puzzles) as a class of methods over the backend's database helper (`base.Database`). `Families` puts them together with the
 group commit (`run_batch`); a backend (`fibsd.store.sqlite`) subclasses it and supplies
 the database.
 """
@@ -20,6 +20,7 @@ from fibsd.store.families.base import Database
 from fibsd.store.families.chouettes import Chouettes
 from fibsd.store.families.messages import Messages
 from fibsd.store.families.player_records import PlayerRecords
+from fibsd.store.families.puzzles import Puzzles
 from fibsd.store.families.records import MatchRecords
 from fibsd.store.families.sanctions import Sanctions
 from fibsd.store.families.saved_matches import SavedMatches
@@ -38,7 +39,7 @@ class BatchDatabase(Database, Protocol):
 
 
 class Families(Accounts, Messages, SavedMatches, MatchRecords, Sanctions, Chouettes, Analyses,
-               Tournaments, PlayerRecords):
+               Tournaments, PlayerRecords, Puzzles):
     """Every family over one `BatchDatabase` (set by the backend's constructor)."""
 
     _database: BatchDatabase

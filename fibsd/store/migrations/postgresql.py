@@ -191,4 +191,33 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX abandoned_matches_by_player0 ON abandoned_matches (player0 COLLATE nocase);
     CREATE INDEX abandoned_matches_by_player1 ON abandoned_matches (player1 COLLATE nocase);
     """,
+    # 15: puzzle answers, and whom each user started watching when (name keys).
+    """
+    CREATE TABLE puzzle_answers (
+        puzzle_id   BIGINT NOT NULL,
+        name        TEXT NOT NULL,
+        answer      TEXT NOT NULL,
+        lost        DOUBLE PRECISION NOT NULL,
+        answered_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (puzzle_id, name)
+    );
+    CREATE INDEX puzzle_answers_by_name ON puzzle_answers (name, answered_at);
+    CREATE TABLE puzzle_watches (
+        name       TEXT NOT NULL,
+        player     TEXT NOT NULL,
+        watched_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
+    """,
+    # 16: puzzle ratings (Glicko-2) of solvers and puzzles.
+    """
+    CREATE TABLE puzzle_ratings (
+        kind       TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        rating     DOUBLE PRECISION NOT NULL,
+        deviation  DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (kind, subject)
+    );
+    """,
 )

@@ -215,4 +215,36 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     CREATE INDEX abandoned_matches_by_player0 ON abandoned_matches (player0 COLLATE NOCASE);
     CREATE INDEX abandoned_matches_by_player1 ON abandoned_matches (player1 COLLATE NOCASE);
     """,
+    # 15: puzzle answers (one per puzzle and player; name keys), and whom each user
+    # started watching and when (a puzzle never comes from a match he watched live that
+    # day).
+    """
+    CREATE TABLE puzzle_answers (
+        puzzle_id   INTEGER NOT NULL,
+        name        TEXT NOT NULL,  -- name key (lower case)
+        answer      TEXT NOT NULL,
+        lost        REAL NOT NULL,  -- EMG
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (puzzle_id, name)
+    );
+    CREATE INDEX puzzle_answers_by_name ON puzzle_answers (name, answered_at);
+    CREATE TABLE puzzle_watches (
+        name       TEXT NOT NULL,  -- the watcher's name key
+        player     TEXT NOT NULL,  -- the watched player's name key
+        watched_at REAL NOT NULL
+    );
+    CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
+    """,
+    # 16: puzzle ratings (Glicko-2, docs/puzzles.md): each solver's (kind 'player', his
+    # name key) and each puzzle's (kind 'puzzle', its number), moved by every answer.
+    """
+    CREATE TABLE puzzle_ratings (
+        kind       TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        rating     REAL NOT NULL,
+        deviation  REAL NOT NULL,
+        volatility REAL NOT NULL,
+        PRIMARY KEY (kind, subject)
+    );
+    """,
 )
