@@ -113,6 +113,7 @@ class ShowWhat(enum.Enum):
     DICE = "dice"  # fibsd: the dice commitment of the match you play or watch
     PR = "pr"  # fibsd: a player's average PR over his analysed matches (docs/analysis.md)
     RECORD = "record"  # fibsd: a player's record, or against one opponent (docs/matches.md)
+    PUZZLES = "puzzles"  # fibsd: a solver's puzzle rating (docs/puzzles.md)
 
 
 # --- the login prompt (§2.2, §2.3, §2.5) ----------------------------------------------
@@ -1119,7 +1120,7 @@ def _parse_show(rest: str) -> Command:
     if found is None:
         raise CommandError(render(Text.SHOW_UNKNOWN, word=words[0]))
     what = ShowWhat(found)
-    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR, ShowWhat.RECORD)
+    named = (ShowWhat.SAVEDCOUNT, ShowWhat.PR, ShowWhat.RECORD, ShowWhat.PUZZLES)
     name = words[1] if what in named and len(words) > 1 else None
     opponent = words[2] if what is ShowWhat.RECORD and len(words) > 2 else None
     return Show(what, name, opponent)

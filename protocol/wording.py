@@ -597,7 +597,7 @@ class Text(enum.Enum):
     HELP_SAY = "say (s) <message> - talk to your opponent."
     HELP_SET = "set [<variable> [<value>]] - show or change boardstyle, linelength, pagelength, redoubles, sortwho, timezone."
     HELP_SHOUT = "shout <message> - talk to everybody who is not silent."
-    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice|pr [<user>]|record <user> [<opponent>] - show information about games; 'record': matches won and lost by length, unfinished ones, and the PR of the last analysed ones."
+    HELP_SHOW = "show games|saved|savedcount <user>|watchers|max|dice|pr [<user>]|record <user> [<opponent>]|puzzles [<user>] - show information about games; 'record': matches won and lost by length, unfinished ones, and the PR of the last analysed ones; 'puzzles': the puzzle rating."
     HELP_SHUTDOWN = "shutdown - administrators only."
     HELP_STAT = "stat - show server statistics."
     HELP_TELL = "tell (t) <user> <message> - talk to <user>."
@@ -694,6 +694,8 @@ class Text(enum.Enum):
     PUZZLE_VERDICT_BEST = "the best answer"
     PUZZLE_VERDICT_LOST = "you lost {lost:.3f}"
     PUZZLE_UNLISTED = "GNU Backgammon did not list your play among its candidates: it is graded as the worst one listed."
+    SHOW_PUZZLES = "Puzzle rating of {name}: {rating} (RD {deviation}), puzzles answered: {count:d}, best answers: {best:d}, mean equity lost: {lost:.3f}"
+    SHOW_PUZZLES_NONE = "** {name} has answered no puzzles."
     # `show record NAME [OPPONENT]` (docs/matches.md): asked for, so every client gets it.
     RECORD_HEADER = "Record of {name}: {played:d} matches played, {won:d} won, {lost:d} lost."
     RECORD_HEADER_AGAINST = "Record of {name} against {opponent}: {played:d} matches played, {won:d} won, {lost:d} lost."
@@ -1104,7 +1106,7 @@ OWN_COMMAND_ANSWERS: Final = frozenset(
         Text.ANALYSE_USAGE, Text.ANALYSIS_USAGE, Text.ANALYSIS_UNAVAILABLE,
         Text.ANALYSIS_ALREADY_DONE, Text.ANALYSIS_QUEUE_FULL, Text.ANALYSIS_NOT_YET,
         Text.ANALYSIS_PENDING, Text.SHOW_PR_NONE, Text.PUZZLE_USAGE, Text.PUZZLE_NONE,
-        Text.PUZZLE_NONE_MINE, Text.PUZZLE_WHILE_PLAYING, Text.KICK_DONE, Text.BAN_DONE,
+        Text.PUZZLE_NONE_MINE, Text.PUZZLE_WHILE_PLAYING, Text.SHOW_PUZZLES_NONE, Text.KICK_DONE, Text.BAN_DONE,
         Text.BAN_DONE_FOREVER, Text.UNBAN_DONE, Text.NOT_SANCTIONED, Text.MUTE_DONE,
         Text.MUTE_DONE_FOREVER, Text.UNMUTE_DONE, Text.ADDUSER_DONE, Text.SHUTDOWN_USAGE,
         Text.BROADCAST_USAGE, Text.KICK_USAGE, Text.BAN_USAGE, Text.UNBAN_USAGE,

@@ -33,6 +33,7 @@ from fibsd.rules import BAR, OFF, Position, validate_play
 __all__ = [
     "DEFAULT_THRESHOLD", "Candidate", "Grade", "Puzzle", "PuzzleError", "PuzzleKind",
     "apply_gnubg_play", "grade_cube", "grade_play", "position_from_id", "read_puzzles",
+    "solving_score",
 ]
 
 #: club-play.md / issue 37: OpenGammon's bar, in EMG.
@@ -286,3 +287,10 @@ def grade_cube(puzzle: Puzzle, answer: str) -> Grade:
         raise ValueError(f"{answer!r} does not answer a {puzzle.kind} puzzle")
     [chosen] = [c for c in puzzle.candidates if c.play == answer]
     return Grade(chosen.equity, puzzle.best.equity - chosen.equity, True)
+
+
+def solving_score(puzzle: Puzzle, grade: Grade) -> float:
+    """The solver's score against the puzzle for its Glicko-2 rating (docs/puzzles.md):
+    1 for the best answer, 0 for one that loses as much as the match's error or more,
+    in between in proportion to the equity lost."""
+    return min(1.0, max(0.0, 1.0 - grade.lost / puzzle.lost))

@@ -21,6 +21,7 @@ import attrs
 
 from fibsd.domain.accounts import Account, Toggles, Variables
 from fibsd.domain.match_analysis import MatchAnalysis
+from fibsd.domain.glicko2 import Glicko2
 from fibsd.domain.puzzles import Puzzle
 from fibsd.domain.matfile import MatchRecord
 from fibsd.domain.player_record import MatchEnding, OpponentsPr, PlayerRecord
@@ -378,7 +379,12 @@ class PuzzleStore(Protocol):
         from a match he watched live since `since`."""
 
     def save_puzzle_answer(self, puzzle_id: int, key: str, answer: str, lost: float,
-                           at: float) -> None: ...
+                           score: float, at: float) -> None:
+        """Keep the answer (the first counts) and move the solver's and the puzzle's
+        Glicko-2 ratings by `score` (0..1)."""
+
+    def puzzle_rating(self, key: str) -> tuple[Glicko2, int, int, float] | None:
+        """(rating, puzzles answered, best answers, mean equity lost); None if none."""
 
     def puzzle_answers(self, key: str) -> list[tuple[int, str, float]]:
         """(puzzle number, answer, equity lost) of each answer, oldest first."""

@@ -67,11 +67,13 @@ const load = {
   chouette: loader("chouette", "./chouette.js"),
   tournaments: loader("tournaments", "./tournaments.js"),
   history: loader("history", "./history.js"),
+  puzzles: loader("puzzles", "./puzzles.js"),
 };
 $("show-ratings").addEventListener("click", async () => (await load.history()).ratings());
 $("show-history").addEventListener("click", async () => (await load.history()).history());
 $("show-chouettes").addEventListener("click", async () => (await load.chouette()).chouettes());
 $("show-tournaments").addEventListener("click", async () => (await load.tournaments()).tournaments());
+$("show-puzzle").addEventListener("click", async () => (await load.puzzles()).puzzle());
 // A chouette's or a tournament's news before its module is loaded: load it, then hand it
 // the lines that came meanwhile.
 const early = [];

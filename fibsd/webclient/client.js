@@ -25,6 +25,7 @@ export const state = {
   sentChat: [],     // {kind, text} of says and tells sent, to label their echoes
   departed: new Map(),  // name -> timer: a logout shown only if no login follows at once
   board: null,      // the last board: line, parsed
+  puzzle: null,     // {number}: the puzzle being solved (puzzles.js), its board the board's
   shown: null,      // what the board view shows (the board plus moves being made)
   dice: [],         // the dice not yet used by the moves being made
   moves: [],        // [from, to] of the moves being made

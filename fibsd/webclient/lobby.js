@@ -1,6 +1,7 @@
 // The lobby: who is on (CLIP 5/6, with Invite and Watch), logins and logouts (CLIP 7/8),
 // the invitation form and the invitations both ways (with their rules and clock terms),
-// and the saved matches (`show saved`, with Resume).
+// and the saved matches (`show saved`, with Resume); a name in the list shows the
+// player's card (record.js).
 
 import { parseWho } from "./clip.js";
 import { $, RELOAD_MS, attention, button, h, log, onClipLines, onLines, playing, send, state, view } from "./client.js";
@@ -157,7 +158,12 @@ export function renderLobby() {
     if (me) row.className = "me";
     const status = u.opponent ? `playing ${u.opponent}` : u.watching ? `watching ${u.watching}`
       : u.away ? "away" : u.ready ? "ready" : "not ready";
-    for (const text of [u.name, u.rating, u.experience, status]) row.insertCell().textContent = text;
+    // The name opens the player's card with his record (record.js, loaded on first use).
+    const card = button(u.name, async () => (await import("./record.js")).showRecord(u.name), "record");
+    card.className = "name-link";
+    card.title = `${u.name}'s record`;
+    row.insertCell().append(card);
+    for (const text of [u.rating, u.experience, status]) row.insertCell().textContent = text;
     if (state.bots.has(u.name)) row.cells[0].append(h("span", { className: "bot-mark", title: "a bot" }, "bot"));
     const cell = row.insertCell();
     if (me) continue;

@@ -306,8 +306,9 @@ export function renderControls() {
   show("rematch", me && !!result && !!result.matchOver && !!state.rematch && !chouette);
   show("to-lobby", !!result && (result.matchOver || result.stopped));
   show("claim", !!grace);
-  show("resign-box", free && b.turn !== 0 && $("resign-confirm").hidden && !chouette);
-  show("leave", me && !(result && result.matchOver) && !chouette);
+  const puzzle = !!state.puzzle;  // a puzzle (puzzles.js): nothing to resign or leave
+  show("resign-box", free && b.turn !== 0 && $("resign-confirm").hidden && !chouette && !puzzle);
+  show("leave", me && !(result && result.matchOver) && !chouette && !puzzle);
   show("unwatch", watching && !chouette && !(result && (result.matchOver || result.stopped)));
   show("result", !!result);
   if (result) {

@@ -3,6 +3,8 @@ family runs on PostgreSQL too): engine analyses (issue 23) and their puzzles (is
 
 from __future__ import annotations
 
+import pytest
+
 from fibsd.domain.match_analysis import MatchAnalysis, PlayerAnalysis
 from fibsd.domain.puzzles import Candidate, Puzzle
 from tests.conftest import StoreBackend
@@ -83,15 +85,24 @@ def test_next_puzzle_own_first_unanswered_and_never_from_a_match_watched_live(
         # Own errors (any case of the name), then anyone's, oldest first.
         assert store.next_puzzle("alice", mine=True, since=0.0) == (alices, _puzzle(early, "Alice", 0.2))
         assert store.next_puzzle("alice", mine=False, since=0.0) == (bobs, _puzzle(early, "bob", 0.1))
-        store.save_puzzle_answer(bobs, "dave", "24/16", 0.05, 7000.0)
-        store.save_puzzle_answer(bobs, "dave", "13/5", 0.0, 7001.0)  # the first answer counts
+        assert store.puzzle_rating("dave") is None
+        store.save_puzzle_answer(bobs, "dave", "24/16", 0.05, 0.5, 7000.0)
+        store.save_puzzle_answer(bobs, "dave", "13/5", 0.0, 1.0, 7001.0)  # the first counts
         assert store.puzzle_answers("dave") == [(bobs, "24/16", 0.05)]
+        # A draw against an equal (unrated) puzzle: the rating stays, the deviation shrinks.
+        rating = store.puzzle_rating("dave")
+        assert rating is not None
+        glicko, answered, best, lost = rating
+        assert glicko.rating == pytest.approx(1500.0) and glicko.deviation < 350.0
+        assert (answered, best, lost) == (1, 0, pytest.approx(0.05))
         assert store.next_puzzle("dave", mine=False, since=0.0) == (alices, _puzzle(early, "Alice", 0.2))
         assert store.next_puzzle("dave", mine=True, since=0.0) is None
         # dave started watching ALICE at 5500: her later match (finished at 6000) was
         # watched live; the earlier one was not. A watch before `since` (another day)
         # no longer counts.
         store.note_watch("dave", "alice", 5500.0)
-        store.save_puzzle_answer(alices, "dave", "8/2", 0.1, 7002.0)
+        store.save_puzzle_answer(alices, "dave", "8/2", 0.0, 1.0, 7002.0)
+        rating = store.puzzle_rating("dave")
+        assert rating is not None and rating[0].rating > 1500.0 and rating[1:3] == (2, 1)
         assert store.next_puzzle("dave", mine=False, since=5000.0) is None
         assert store.next_puzzle("dave", mine=False, since=5600.0) == (carols, _puzzle(late, "carol", 0.3))

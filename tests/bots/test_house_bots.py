@@ -79,8 +79,12 @@ def _clean(line: str) -> str:
 async def _play_to_end(client: TestClient, bot: str, *, on_first_turn: Any = None) -> str:
     """React to the server's cues until the 1-point match ends; the result line. Each cue
     makes the user look at the board and do what it shows (roll, or the first legal play)."""
+    unread: list[str] = []  # lines that came in while we looked at the board
     for _ in range(MATCH_MOVES):
-        line = _clean(await client.read_line(timeout=LINE_SECONDS))
+        try:
+            line = unread.pop(0) if unread else _clean(await client.read_line(timeout=LINE_SECONDS))
+        except trio.TooSlowError:
+            raise AssertionError(f"nothing more against {bot}: {client.lines[-20:]}") from None
         if line.startswith(("You win the 1 point match", f"{bot} wins the 1 point match")):
             return line
         cue = line in (Text.YOUR_TURN_ROLL_OR_DOUBLE.value, Text.YOUR_TURN_TO_MOVE.value) \
@@ -94,6 +98,9 @@ async def _play_to_end(client: TestClient, bot: str, *, on_first_turn: Any = Non
             await client.send("board")
             lines = await client.read_until(lambda text: _clean(text).startswith("board:"),
                                             timeout=LINE_SECONDS)
+            # The bot may have offered to resign meanwhile (it may, on our turn): those
+            # lines are still to be answered.
+            unread.extend(_clean(text) for text in lines[:-1])
             board = BoardLine.decode(_clean(lines[-1]))
             if board.turn != board.colour:
                 continue

@@ -136,6 +136,8 @@ PARSED: list[tuple[str, Command]] = [
     ("show pr bob", c.Show(c.ShowWhat.PR, "bob")),
     ("show record", c.Show(c.ShowWhat.RECORD)),
     ("show record bob", c.Show(c.ShowWhat.RECORD, "bob")),
+    ("show puzzles", c.Show(c.ShowWhat.PUZZLES)),
+    ("show puzzles bob", c.Show(c.ShowWhat.PUZZLES, "bob")),
     ("show rec bob alice", c.Show(c.ShowWhat.RECORD, "bob", "alice")),
     ("shutdown 60", c.Shutdown(60)),
     ("broadcast  back in 5 minutes ", c.Broadcast("back in 5 minutes")),

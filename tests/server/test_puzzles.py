@@ -1,7 +1,7 @@
 """Puzzles from analysed matches (issue 37, docs/puzzles.md) with the real GNU Backgammon:
 a bot match played through the server and analysed; its costly decisions become puzzles
 whose candidates grade the play made exactly as gnubg graded it; users solve them over
-telnet and CLIP and are graded as gnubg grades."""
+telnet and CLIP and are graded as gnubg grades; their Glicko-2 puzzle ratings move."""
 
 from __future__ import annotations
 
@@ -134,6 +134,12 @@ async def test_users_solve_puzzles_over_telnet_and_clip_graded_as_gnubg_graded(
     graded = (await carol.read_until(_graded, timeout=LONG))[-1].removeprefix("> ")
     assert "the best answer" in graded and f"Best: {puzzle.best.play} " in graded
     assert f"chose {puzzle.played} (lost {puzzle.lost:.3f})" in graded
+    with trio.fail_after(LONG):
+        while store.puzzle_rating("carol") is None:
+            await trio.sleep(0)  # the answer's write commits in the store's thread
+    rating = store.puzzle_rating("carol")
+    assert rating is not None and rating[0].rating > 1500.0  # solved: her rating rises
+    first_rating = rating[0].rating
 
     # The play made in the match loses what gnubg said it lost.
     await carol.send("puzzle any")
@@ -149,6 +155,17 @@ async def test_users_solve_puzzles_over_telnet_and_clip_graded_as_gnubg_graded(
     answers = store.puzzle_answers("carol")
     assert [number for number, _, _ in answers] == [first, second]
     assert abs(answers[0][2]) < 1e-9 and abs(answers[1][2] - other.lost) < 1e-9
+    rating = store.puzzle_rating("carol")
+    assert rating is not None and rating[1:3] == (2, 1)
+    assert rating[0].rating < first_rating  # the match's error again: it falls
+    await carol.send("show puzzles")
+    shown_rating = (await carol.read_until(lambda l: "Puzzle rating" in l))[-1]
+    assert shown_rating.removeprefix("> ") == (
+        f"Puzzle rating of carol: {rating[0].rating:.0f} (RD {rating[0].deviation:.0f}), "
+        f"puzzles answered: 2, best answers: 1, mean equity lost: {rating[3]:.3f}")
+    await carol.send("show puzzles bob")
+    assert (await carol.read_until(lambda l: "bob" in l))[-1].removeprefix("> ") == (
+        "** bob has answered no puzzles.")
 
     # CLIP: the board line the client draws, no `** ` line it did not ask for.
     await register(running, "dave")

@@ -16,7 +16,7 @@ from fibsd.app.outcome import ClipBytes, Outcome
 from fibsd.app.presentation import WHO_INFO_END, local_time, who_entry, who_line
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.app.verbs import analysis
+from fibsd.app.verbs import analysis, puzzles
 from fibsd.app.verbs.record import show_record
 from fibsd.domain.accounts import Account
 from fibsd.domain.fairdice import roll_statistics_from_counts
@@ -211,6 +211,8 @@ def show(registry: Registry, session: Session, command: c.Show, out: Outcome) ->
             analysis.show_pr(registry, session, command.name or session.name, out)
         case c.ShowWhat.RECORD:
             show_record(registry, session, command.name or session.name, command.opponent, out)
+        case c.ShowWhat.PUZZLES:
+            puzzles.show_puzzles(registry, session, command.name or session.name, out)
 
 
 def show_dice(session: Session, out: Outcome) -> None:

@@ -1,6 +1,7 @@
 """Puzzles from the members' analysed errors (issue 37, docs/puzzles.md), the commands:
 `puzzle [mine|any]` serves one, and while it is open `move ...`, `double`/`roll` and
-`take`/`pass` (or `accept`/`reject`) answer it. The puzzles and their grading are
+`take`/`pass` (or `accept`/`reject`) answer it; `show puzzles [NAME]` tells a solver's
+Glicko-2 puzzle rating. The puzzles and their grading are
 `fibsd.domain.puzzles`; the store chooses the next one.
 
 A puzzle is shown as the board the client already draws (its board style: the `board:`
@@ -19,7 +20,9 @@ from fibsd.app.play.boards import board_message
 from fibsd.app.play.notation import own_point, play_error
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.domain.puzzles import Grade, Puzzle, grade_cube, grade_play
+from fibsd.domain.accounts import name_key
+from fibsd.domain.glicko2 import Glicko2
+from fibsd.domain.puzzles import Grade, Puzzle, grade_cube, grade_play, solving_score
 from fibsd.rules import BAR, OFF, IllegalPlay, moves_required
 from fibsd.store import Store
 from protocol import commands as c
@@ -27,7 +30,7 @@ from protocol.board import UNLIMITED_MATCH_LENGTH, YOU, BoardLine, Checkers, Col
 from protocol.messages import TextLine
 from protocol.wording import Text, render
 
-__all__ = ["answer", "answers", "cube_word", "puzzle"]
+__all__ = ["answer", "answers", "cube_word", "puzzle", "show_puzzles"]
 
 DAY: Final = 86400.0
 #: The opponent's name on a puzzle's board.
@@ -139,7 +142,8 @@ def answer(registry: Registry, session: Session, command: c.Command, out: Outcom
     text, grade = graded
     session.puzzle = None
     key, at = session.key, registry.clock.now()
-    out.write(lambda store: store.save_puzzle_answer(number, key, text, grade.lost, at))
+    score = solving_score(puzzle, grade)
+    out.write(lambda store: store.save_puzzle_answer(number, key, text, grade.lost, score, at))
     verdict = (Text.PUZZLE_VERDICT_BEST.value if grade.lost <= 1e-9
                else render(Text.PUZZLE_VERDICT_LOST, lost=grade.lost))
     out.lines(session, render(
@@ -172,3 +176,28 @@ def _grade(puzzle: Puzzle, command: c.Command) -> tuple[str, Grade] | IllegalPla
 
 def _point(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def show_puzzles(registry: Registry, session: Session, name: str, out: Outcome) -> None:
+    """`show puzzles [NAME]`: a solver's puzzle rating and answers (cold reads: a job)."""
+
+    def read(store: Store) -> tuple[str, tuple[Glicko2, int, int, float] | None] | None:
+        account = store.get_account(name)
+        return None if account is None else (account.name, store.puzzle_rating(name_key(account.name)))
+
+    def then(found: tuple[str, tuple[Glicko2, int, int, float] | None] | None) -> Outcome:
+        answer = Outcome()
+        if found is None:
+            answer.to(session, TextLine.of(Text.NO_ONE_CALLED_PERIOD, name=name))
+            return answer
+        shown, rating = found
+        if rating is None:
+            answer.to(session, TextLine.of(Text.SHOW_PUZZLES_NONE, name=shown))
+            return answer
+        glicko, answered, best, lost = rating
+        answer.lines(session, render(
+            Text.SHOW_PUZZLES, name=shown, rating=f"{glicko.rating:.0f}",
+            deviation=f"{glicko.deviation:.0f}", count=answered, best=best, lost=lost))
+        return answer
+
+    out.run(registry.read(read, then, name="show puzzles: the solver's rating"))

@@ -209,4 +209,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
     """,
+    # 16: puzzle ratings (Glicko-2) of solvers and puzzles.
+    """
+    CREATE TABLE puzzle_ratings (
+        kind       TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        rating     DOUBLE PRECISION NOT NULL,
+        deviation  DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (kind, subject)
+    );
+    """,
 )

@@ -235,4 +235,16 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     );
     CREATE INDEX puzzle_watches_by_name ON puzzle_watches (name, watched_at);
     """,
+    # 16: puzzle ratings (Glicko-2, docs/puzzles.md): each solver's (kind 'player', his
+    # name key) and each puzzle's (kind 'puzzle', its number), moved by every answer.
+    """
+    CREATE TABLE puzzle_ratings (
+        kind       TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        rating     REAL NOT NULL,
+        deviation  REAL NOT NULL,
+        volatility REAL NOT NULL,
+        PRIMARY KEY (kind, subject)
+    );
+    """,
 )
