@@ -16,11 +16,11 @@ from selenium.webdriver.support.ui import WebDriverWait
 from fibsd.domain.dice import ScriptedDice
 from fibsd.domain.puzzles import apply_gnubg_play
 from fibsd.rules import BAR, OFF, legal_plays
-from tests.server.test_web_browser import ThreadedServer, browser, shot
+from tests.server.test_web_browser import ThreadedServer, browser, one_tab_after_each_test, shot
 from tests.server.test_web_match_view import no_console_errors, play, start_match
 
 pytestmark = pytest.mark.slow
-__all__ = ["browser"]
+__all__ = ["browser", "one_tab_after_each_test"]
 
 
 def where(point: int) -> str:

@@ -13,9 +13,9 @@ from fibsd.domain.dice import ScriptedDice
 from fibsd.domain.match_analysis import MatchAnalysis, PlayerAnalysis
 from fibsd.domain.player_record import MatchEnding
 from fibsd.store.sqlite import SQLiteStore
-from tests.server.test_web_browser import Page, ThreadedServer, browser, register, shot
+from tests.server.test_web_browser import Page, ThreadedServer, browser, one_tab_after_each_test, register, shot
 
-__all__ = ["browser"]  # (the fixture, shared with the other browser tests)
+__all__ = ["browser", "one_tab_after_each_test"]  # (the fixture, shared with the other browser tests)
 
 pytestmark = pytest.mark.slow
 
