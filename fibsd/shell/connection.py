@@ -15,12 +15,11 @@ socket buffer is full gets a task of its own, which waits until the socket is wr
 TLS and WebSocket connections keep one writer task each (their layers have their own
 state to drive).
 
-Status lines coalesce: a line that only states a user's current status (CLIP `5` who-info)
-replaces that user's previous one while it still waits in the outbox, and does not count
-towards the outbox bound. A burst of status changes (thousands of users starting matches at
-once, each `ready`, invitation and join a new `5` line to everyone) thus holds at most one
-line per user online for a client that reads a moment late, and never overflows it: only
-the latest status of each user matters to it.
+Status lines coalesce: a line that only states a user's current status (CLIP `5` who-info,
+a user's own line sent at once) replaces that user's previous one while it still waits in
+the outbox, and does not count towards the outbox bound: only the latest status matters.
+What everyone else hears of status changes comes in the paced batches of
+`fibsd.shell.announcements`, one piece per batch.
 """
 
 from __future__ import annotations
