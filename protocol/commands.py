@@ -707,6 +707,9 @@ class TournamentAction(enum.Enum):
     CANCEL = "cancel"
     LIST = "list"
     SHOW = "show"
+    SCHEDULE = "schedule"
+    SCHEDULES = "schedules"
+    UNSCHEDULE = "unschedule"
 
 
 TOURNAMENT_FORMATS: Final = ("knockout", "swiss", "roundrobin")
@@ -716,7 +719,10 @@ MAX_TOURNAMENT_ROUNDS: Final = 99
 MAX_TOURNAMENT_ENTRANTS: Final = 512
 MAX_NOSHOW_SECONDS: Final = 7 * 24 * 3600
 MAX_TOURNAMENT_NAME: Final = 24
+#: A schedule's name: its occurrences are named NAME-YYYY-MM-DD, a tournament's name.
+MAX_SCHEDULE_NAME: Final = MAX_TOURNAMENT_NAME - len("-2026-12-03")
 _TOURNAMENT_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOURNAMENT_NAME}}}")
+_SCHEDULE_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_SCHEDULE_NAME}}}")
 _SECONDS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,3})?")
 
 
@@ -754,11 +760,16 @@ class TournamentSpec:
 
 @attrs.frozen
 class Tournament:
-    """`tournament ACTION [NAME [FORMAT LENGTH options]]` (fibsd's extension, T5)."""
+    """`tournament ACTION [NAME [FORMAT LENGTH options]]` (fibsd's extension, T5), and
+    `tournament schedule NAME WHEN... FORMAT LENGTH [options] [min N]` (docs/tournaments.md,
+    "Recurring tournaments"): `when` the words of the recurrence as typed (the core reads
+    them), `minimum` the entrants an occurrence needs to start."""
 
     action: TournamentAction
     name: str | None = None
     spec: TournamentSpec | None = None
+    when: tuple[str, ...] = ()
+    minimum: int | None = None
 
 
 @attrs.frozen
@@ -1279,17 +1290,46 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
     )
 
 
+def _parse_schedule(words: Sequence[str]) -> Tournament:
+    """`schedule NAME WHEN... FORMAT LENGTH [options] [min N]`: the recurrence is every
+    word up to the format (read by the core); `min N` may stand among the options."""
+    if len(words) < 2:
+        raise CommandError(Text.TOURNAMENT_SCHEDULE_USAGE.value)
+    if not _SCHEDULE_NAME.fullmatch(words[1]):
+        raise CommandError(render(Text.TOURNAMENT_SCHEDULE_BAD_NAME, n=MAX_SCHEDULE_NAME))
+    at = next((i for i in range(2, len(words)) if words[i].lower() in TOURNAMENT_FORMATS), None)
+    if at is None or at == 2:
+        raise CommandError(Text.TOURNAMENT_SCHEDULE_USAGE.value)
+    spec_words = list(words[at:])
+    minimum = None
+    lowered = [word.lower() for word in spec_words]
+    if "min" in lowered:
+        place = lowered.index("min")
+        if "min" in lowered[place + 1:]:
+            raise CommandError(render(Text.TOURNAMENT_OPTION_TWICE, text="min"))
+        value = _bounded_number(lowered[place + 1], 2, MAX_TOURNAMENT_ENTRANTS) if place + 1 < len(lowered) else None
+        if value is None:
+            raise CommandError(render(Text.TOURNAMENT_BAD_VALUE, text="min", low=2, high=MAX_TOURNAMENT_ENTRANTS))
+        minimum = value
+        del spec_words[place:place + 2]
+    return Tournament(TournamentAction.SCHEDULE, words[1], parse_tournament_spec(spec_words),
+                      when=tuple(words[2:at]), minimum=minimum)
+
+
 def _parse_tournament(rest: str) -> Command:
     words = rest.split()
     if not words:
         raise CommandError(Text.TOURNAMENT_USAGE.value)
     lowered = words[0].lower()
-    found = [action for action in TournamentAction if action.value.startswith(lowered)]
+    found = [action for action in TournamentAction if action.value == lowered] or [
+        action for action in TournamentAction if action.value.startswith(lowered)]
     if len(found) != 1:
         raise CommandError(Text.TOURNAMENT_USAGE.value)
     action = found[0]
-    if action is TournamentAction.LIST:
+    if action in (TournamentAction.LIST, TournamentAction.SCHEDULES):
         return Tournament(action)
+    if action is TournamentAction.SCHEDULE:
+        return _parse_schedule(words)
     if len(words) < 2:
         raise CommandError(
             Text.TOURNAMENT_CREATE_USAGE.value if action is TournamentAction.CREATE
@@ -1842,8 +1882,9 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("team", text)
         case Boxside(text):
             return _join("boxside", text)
-        case Tournament(action, name, spec):
-            return _join("tournament", action.value, name, *(() if spec is None else spec.words()))
+        case Tournament(action, name, spec, when, minimum):
+            return _join("tournament", action.value, name, *when, *(() if spec is None else spec.words()),
+                         *(() if minimum is None else ("min", str(minimum))))
         case Setbot(name, bot):
             return f"setbot {name} {'on' if bot else 'off'}"
         case _:

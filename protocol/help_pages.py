@@ -140,5 +140,6 @@ HELP_MORE: Final[Mapping[Text, tuple[Text, ...]]] = {
                          Text.HELP_CHOUETTE_4, Text.HELP_CHOUETTE_5, Text.HELP_CHOUETTE_6,
                          Text.HELP_CHOUETTE_7, Text.HELP_CHOUETTE_8, Text.HELP_CHOUETTE_9,
                          Text.HELP_CHOUETTE_10),
-    Text.HELP_TOURNAMENT: (Text.HELP_TOURNAMENT_1, Text.HELP_TOURNAMENT_2, Text.HELP_TOURNAMENT_3),
+    Text.HELP_TOURNAMENT: (Text.HELP_TOURNAMENT_1, Text.HELP_TOURNAMENT_2, Text.HELP_TOURNAMENT_3,
+                           Text.HELP_TOURNAMENT_SCHEDULE),
 }

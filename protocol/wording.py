@@ -971,7 +971,31 @@ class Text(enum.Enum):
     HELP_TOURNAMENT_1 = "tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation] - open a tournament (docs/tournaments.md)."
     HELP_TOURNAMENT_2 = "tournament join|leave <name> - enter or withdraw before it starts. tournament start|cancel <name> - its creator or an administrator."
     HELP_TOURNAMENT_3 = "tournament list | show <name> - the tournaments; one's entrants, rounds, results, standings and winner. Your matches start by themselves when you and your opponent are both here and free; rated."
-    TOURNAMENT_USAGE = "** Usage: tournament create|join|leave|start|cancel|list|show"
+    TOURNAMENT_USAGE = "** Usage: tournament create|join|leave|start|cancel|list|show|schedule|schedules|unschedule"
+    HELP_TOURNAMENT_SCHEDULE = "tournament schedule <name> daily HH:MM|weekly DAYS HH:MM|RRULE [ZONE] <format> <length> [options] [min N] - a tournament that comes back by itself. tournament schedules | unschedule <name>."
+    TOURNAMENT_SCHEDULE_USAGE = "** Usage: tournament schedule <name> daily HH:MM|weekly DAYS HH:MM|RRULE [ZONE] knockout|swiss|roundrobin <length> [options as for create] [min N]"
+    TOURNAMENT_SCHEDULE_BAD_NAME = "** A schedule's name is 1 to {n} letters, digits, - and _ (its tournaments add the date)."
+    TOURNAMENT_SCHEDULE_BAD_RULE = "** Can't read the recurrence rule '{text}': {names}. Try 'daily 18:00', 'weekly thu 20:00' or FREQ=WEEKLY;BYDAY=TH;BYHOUR=20;BYMINUTE=0."
+    TOURNAMENT_SCHEDULE_BAD_ZONE = "** Unknown time zone '{text}': give an IANA name such as Europe/Paris, or UTC."
+    TOURNAMENT_SCHEDULE_BAD_TIME = "** Not a time of day: '{text}'. Give HH:MM, from 00:00 to 23:59."
+    TOURNAMENT_SCHEDULE_BAD_DAY = "** Not a day: '{text}'. Give mon, tue, wed, thu, fri, sat or sun (several joined by commas)."
+    TOURNAMENT_SCHEDULE_BAD_WHEN = "** Can't tell when '{text}' is: give 'daily HH:MM', 'weekly DAYS HH:MM' or an RFC 5545 rule (FREQ=...), then a zone if not the server's."
+    TOURNAMENT_SCHEDULE_NEVER = "** The rule '{text}' has no occurrence still to come."
+    TOURNAMENT_SCHEDULE_TWICE = "** The rule '{text}' fires twice on one day: a schedule opens at most one tournament a day."
+    TOURNAMENT_SCHEDULE_ADMINS_ONLY = "** Only administrators may schedule tournaments here."
+    TOURNAMENT_SCHEDULE_NAME_TAKEN = "** There is a schedule called {text} already."
+    TOURNAMENT_SCHEDULE_NO_SUCH = "** There is no schedule called {text}."
+    TOURNAMENT_SCHEDULE_CREATOR_ONLY = "** Only the schedule's creator ({name}) or an administrator may do that."
+    TOURNAMENT_SCHEDULE_MADE = "Tournament schedule {text}: {names}. The next starts {date}."
+    TOURNAMENT_SCHEDULE_REMOVED = "Tournament schedule {text} removed."
+    TOURNAMENT_SCHEDULES_NONE = "** There are no tournament schedules. Type 'tournament schedule' to make one."
+    TOURNAMENT_SCHEDULES_HEADER = "Tournament schedules:"
+    TOURNAMENT_SCHEDULES_ENTRY = "  {text}: {names}, {length}-point matches, at least {count} players, by {name}; next: {date}"
+    TOURNAMENT_SCHEDULE_EVERY_DAY = "every day at {text}"
+    TOURNAMENT_SCHEDULE_EVERY_WEEK = "every {names} at {text}"
+    TOURNAMENT_SCHEDULE_NO_NEXT = "none, the rule has ended"
+    TOURNAMENT_OCCURRENCE_OPENED = "Tournament {text} opened by {name} ({names}): it starts {date} if at least {count} players have entered. Type 'tournament join {text}' to enter."
+    TOURNAMENT_OCCURRENCE_CANCELLED = "Tournament {text} is cancelled: {n} entered by its start, and it needs {count}."
     TOURNAMENT_CREATE_USAGE = "** Usage: tournament create <name> knockout|swiss|roundrobin <length> [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots] [consolation]"
     # What is wrong with a `tournament create` (each refusal names its reason).
     TOURNAMENT_BAD_NAME = "** A tournament's name is 1 to {n} letters, digits, - and _."
@@ -1163,6 +1187,9 @@ LINE_FRAGMENTS: Final = frozenset(
         Text.TOURNAMENT_OPTION_ROUNDS,
         Text.TOURNAMENT_OPTION_CONSOLATION,
         Text.TOURNAMENT_OPTION_BOTS,
+        Text.TOURNAMENT_SCHEDULE_EVERY_DAY,
+        Text.TOURNAMENT_SCHEDULE_EVERY_WEEK,
+        Text.TOURNAMENT_SCHEDULE_NO_NEXT,
         Text.BOARD_CLOCK,
         Text.CLOCK_TERMS_DELAY,
         Text.CLOCK_TERMS_PER_GAME,

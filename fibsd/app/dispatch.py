@@ -27,6 +27,7 @@ from fibsd.app.verbs import (
     puzzles,
     settings,
     social,
+    schedules,
     tournament,
     viewing,
 )
@@ -236,6 +237,12 @@ def dispatch(registry: Registry, session: Session, command: c.Command, out: Outc
             chouette.team(r, session, command, out)
         case c.Boxside():
             chouette.boxside(r, session, command, out)
+        case c.Tournament(action=c.TournamentAction.SCHEDULE):
+            schedules.schedule(r, session, command, out)
+        case c.Tournament(action=c.TournamentAction.SCHEDULES):
+            schedules.list_schedules(r, session, out)
+        case c.Tournament(action=c.TournamentAction.UNSCHEDULE, name=str(name)):
+            schedules.unschedule(r, session, name, out)
         case c.Tournament():
             tournament.tournament(r, session, command, out)
         case c.Setbot():

@@ -31,7 +31,7 @@ from fibsd.infra.config import Config
 from fibsd.infra.motd import load_motd
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.infra.wallclock import Clock
-from fibsd.rules.tournament import Tournament
+from fibsd.rules.tournament import Schedule, Tournament
 from fibsd.store.api import Reader, Store
 
 T = TypeVar("T")
@@ -98,6 +98,10 @@ class Registry:
         #: on first use, so a restart resumes them with all their results).
         self.tournaments: dict[str, Tournament] = {}
         self.tournaments_loaded = False
+        #: The recurring tournaments' schedules by their name's key (`fibsd.app.recurring`
+        #: loads the saved ones on first use).
+        self.schedules: dict[str, Schedule] = {}
+        self.schedules_loaded = False
         #: When running match clocks run out, nearest first (`fibsd.app.play.match_clock`:
         #: the tick looks at its top).
         self.deadlines: Deadlines[Table[Session]] = Deadlines()

@@ -4,7 +4,8 @@ The core has no timers of its own. The shell asks `next_tick_in` how soon it wan
 `tick` (None: nothing is timed, no periodic task runs), and runs one ticker task that
 calls `tick(registry, now)` and applies the outcome like a command's. `tick` composes
 every feature's deadlines: the chouettes' answer time, grace periods and absence limits,
-the tournaments' no-show times, and the match clocks (`fibsd.app.play.match_clock`, whose
+the tournaments' no-show times, the recurring tournaments' openings and starts
+(`fibsd.app.recurring`), and the match clocks (`fibsd.app.play.match_clock`, whose
 losses on time the lobby concludes like any match's end). A feature's own
 commands may check its deadlines too (`chouettes.tick_table`), so a deadline holds
 between two ticks as well.
@@ -12,7 +13,7 @@ between two ticks as well.
 
 from __future__ import annotations
 
-from fibsd.app import aftermath, chouettes, tournaments
+from fibsd.app import aftermath, chouettes, recurring, tournaments
 from fibsd.app.lobby.conclusion import conclude
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import match_clock
@@ -30,6 +31,9 @@ def next_tick_in(registry: Registry) -> float | None:
     tournament_tick = tournaments.next_tick_in(registry)
     if tournament_tick is not None:
         wanted.append(tournament_tick)
+    schedule_tick = recurring.next_tick_in(registry)
+    if schedule_tick is not None:
+        wanted.append(schedule_tick)
     clocks_tick = match_clock.next_tick_in(registry.deadlines, registry.clock.now())
     if clocks_tick is not None:
         wanted.append(clocks_tick)
@@ -41,6 +45,7 @@ def tick(registry: Registry, now: float) -> Outcome:
     out = Outcome()
     out.extend(chouettes.tick(registry, now))
     out.extend(tournaments.tick(registry, now))
+    out.extend(recurring.tick(registry, now))
     for table in match_clock.due(registry.deadlines, now, out):  # (the match clocks)
         conclude(registry, table, out)  # a loss on time ends the match; overtime goes on
     return aftermath.hand_on(registry, out)

@@ -23,7 +23,8 @@ typo must not silently leave a default in force):
     [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
                  analysis_time_limit_seconds, analysis_checker_plies,
                  analysis_cube_plies, analysis_auto, puzzle_threshold
-    [tournaments] tournament_creators, tournament_noshow_seconds
+    [tournaments] tournament_creators, tournament_noshow_seconds, tournament_schedulers,
+                 tournament_open_ahead_seconds, timezone
     [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
                  clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
     [bots]       house_bots, bots_gnubg, bots_rated, bots_restart_max_seconds
@@ -39,6 +40,7 @@ from __future__ import annotations
 import difflib
 import ipaddress
 import tomllib
+import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final, Literal
@@ -100,7 +102,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "puzzle_threshold",
     ),
     # Issue 24: club tournaments (docs/tournaments.md).
-    "tournaments": ("tournament_creators", "tournament_noshow_seconds"),
+    "tournaments": ("tournament_creators", "tournament_noshow_seconds", "tournament_schedulers",
+                    "tournament_open_ahead_seconds", "timezone"),
     # Issue 22: match clocks and correspondence (docs/clocks.md).
     "clocks": (
         "clock_required_for_rated",
@@ -184,6 +187,17 @@ def _path(setting: str, value: object) -> Path:
 
 #: The looks of the web client's board (`[web] web_board`).
 WEB_BOARDS: Final = ("felt", "wood")
+
+def _zone(setting: str, value: object) -> str:
+    """An IANA time zone name zoneinfo knows (the system's database, or tzdata's)."""
+    if not isinstance(value, str) or not value:
+        raise _fail(setting, "must be an IANA time zone name such as \"Europe/Paris\"", value)
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise _fail(setting, "must be an IANA time zone name such as \"Europe/Paris\"", value) from None
+    return value
+
 
 def _one_of(setting: str, value: object, choices: tuple[str, ...]) -> str:
     if value not in choices:
@@ -298,6 +312,9 @@ def _validate(config: Config) -> None:
     _number_in("puzzle_threshold", config.puzzle_threshold, 0.001, 2.0)
     _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
     _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
+    _one_of("tournament_schedulers", config.tournament_schedulers, TOURNAMENT_CREATORS)
+    _seconds("tournament_open_ahead_seconds", config.tournament_open_ahead_seconds, 60, 7 * 24 * 3600)
+    _zone("timezone", config.timezone)
     if type(config.clock_required_for_rated) is not bool:
         raise _fail("clock_required_for_rated", "must be true or false", config.clock_required_for_rated)
     _seconds("clock_default_overtime_seconds", config.clock_default_overtime_seconds, 0, 3600)
@@ -452,6 +469,13 @@ class Config:
     # the accounts in `admins`), and the no-show time of a tournament that sets none.
     tournament_creators: str = "members"
     tournament_noshow_seconds: float = 600.0
+    # Recurring tournaments (docs/tournaments.md): who may `tournament schedule` (as
+    # above), how long before each occurrence's start its tournament opens for entries,
+    # and the server's time zone (an IANA name), the one a schedule runs in unless its
+    # rule names another.
+    tournament_schedulers: str = "admins"
+    tournament_open_ahead_seconds: float = 3600.0
+    timezone: str = "UTC"
     # [clocks] (docs/clocks.md): whether a rated (fixed-length) match needs a clock; the
     # overtime every clocked match gets unless its invitation names one (K4; 0: none);
     # the longest delay and the longest reserve of a whole match (per game in unlimited

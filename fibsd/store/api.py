@@ -398,6 +398,12 @@ class TournamentStore(Protocol):
     def save_tournament(self, name: str, state: dict[str, object]) -> None:
         """Store (or replace) tournament `name`'s whole state (names unique in any case)."""
 
+    def save_schedule(self, name: str, state: dict[str, object]) -> None:
+        """Store (or replace) recurring tournament schedule `name`'s whole state."""
+
+    def remove_schedule(self, name: str) -> None:
+        """Forget schedule `name` (the tournaments it opened stay)."""
+
 
 
 class Reader(Protocol):
@@ -424,6 +430,10 @@ class Reader(Protocol):
     def saved_tournaments(self) -> list[dict[str, object]]:
         """The saved state of every tournament (open, running or over) when the store was
         opened: the core loads them once, at its first use of tournaments."""
+
+    def saved_schedules(self) -> list[dict[str, object]]:
+        """The saved state of every recurring tournament's schedule when the store was
+        opened: the core loads them once, at its first use of schedules."""
 
 
 class Store(

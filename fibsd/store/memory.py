@@ -29,6 +29,7 @@ class Facts:
         last_chouette_id: int,
         open_chouettes: list[dict[str, object]],
         saved_tournaments: list[dict[str, object]] | None = None,
+        saved_schedules: list[dict[str, object]] | None = None,
     ) -> None:
         self._lock = threading.Lock()
         self._sanctions = {(kind, target.lower()): until for kind, target, until in sanctions}
@@ -36,6 +37,7 @@ class Facts:
         self._last_chouette_id = last_chouette_id
         self._open_chouettes = open_chouettes
         self._saved_tournaments = saved_tournaments or []
+        self._saved_schedules = saved_schedules or []
 
     # --- the Reader ------------------------------------------------------------------
 
@@ -62,6 +64,9 @@ class Facts:
 
     def saved_tournaments(self) -> list[dict[str, object]]:
         return list(self._saved_tournaments)
+
+    def saved_schedules(self) -> list[dict[str, object]]:
+        return list(self._saved_schedules)
 
     # --- changes, applied once committed ---------------------------------------------
 

@@ -414,6 +414,7 @@ class PostgreSQLStore(Families):
                 last_chouette_id=super().last_chouette_id(),
                 open_chouettes=super().open_chouettes(),
                 saved_tournaments=super().saved_tournaments(),
+                saved_schedules=super().saved_schedules(),
             )
         except BaseException:
             self._database.close()
@@ -435,6 +436,9 @@ class PostgreSQLStore(Families):
 
     def saved_tournaments(self) -> list[dict[str, object]]:
         return self._facts.saved_tournaments()
+
+    def saved_schedules(self) -> list[dict[str, object]]:
+        return self._facts.saved_schedules()
 
     # --- the writes that change those facts --------------------------------------------
 

@@ -28,7 +28,7 @@ READS = frozenset({
     "pending_messages", "saved_match", "saved_matches_of", "saved_match_info",
     "match_record", "match_records_of", "sanction_until", "invitation_code_usable",
     "open_chouettes", "chouette", "chouettes_naming", "last_chouette_id", "saved_tournaments",
-    "analysis_jobs", "analysis", "analysis_sgf", "average_pr",
+    "saved_schedules", "analysis_jobs", "analysis", "analysis_sgf", "average_pr",
 })
 #: The reads the core may make on the event loop: the `Reader`'s.
 DECLARED = frozenset(name for name in dir(Reader) if not name.startswith("_"))
@@ -66,10 +66,10 @@ def _store_reads_outside_jobs(tree: ast.AST, *, registry_module: bool = False) -
 
 
 def test_the_reader_declares_only_hot_reads() -> None:
-    # (saved_tournaments, like open_chouettes, is what the store held when it opened: the
-    # core loads it once.)
+    # (saved_tournaments and saved_schedules, like open_chouettes, are what the store held
+    # when it opened: the core loads them once.)
     assert DECLARED == {"sanction_until", "saved_match_info", "last_chouette_id", "open_chouettes",
-                        "saved_tournaments"}
+                        "saved_tournaments", "saved_schedules"}
 
 
 def test_no_store_read_in_the_core_outside_the_reader_and_jobs() -> None:

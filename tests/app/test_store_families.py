@@ -1,5 +1,6 @@
 """The families other issues added to the store, on both backends (issue 27: every
-family runs on PostgreSQL too): engine analyses (issue 23) and their puzzles (issue 37)."""
+family runs on PostgreSQL too): engine analyses (issue 23) and their puzzles (issue 37), and
+the recurring tournaments' schedules (issue 35)."""
 
 from __future__ import annotations
 
@@ -106,3 +107,18 @@ def test_next_puzzle_own_first_unanswered_and_never_from_a_match_watched_live(
         assert rating is not None and rating[0].rating > 1500.0 and rating[1:3] == (2, 1)
         assert store.next_puzzle("dave", mine=False, since=5000.0) is None
         assert store.next_puzzle("dave", mine=False, since=5600.0) == (carols, _puzzle(late, "carol", 0.3))
+
+
+def test_tournament_schedules_are_saved_replaced_removed_and_loaded_again(backend: StoreBackend) -> None:
+    # Recurring tournaments (docs/tournaments.md): each schedule's whole state, by its name
+    # (any case); what the store holds when it opens is what the core loads.
+    with backend.open() as store:
+        store.save_schedule("Thu", {"name": "Thu", "rule": "FREQ=WEEKLY;BYDAY=TH", "handled_until": 1.0})
+        store.save_schedule("eve", {"name": "eve", "rule": "FREQ=DAILY"})
+        store.save_schedule("THU", {"name": "THU", "rule": "FREQ=WEEKLY;BYDAY=TH", "handled_until": 2.0})
+        store.save_schedule("gone", {"name": "gone"})
+        store.remove_schedule("GONE")
+    with backend.open() as store:  # durable
+        saved = sorted(store.saved_schedules(), key=lambda data: str(data["name"]).lower())
+        assert saved == [{"name": "eve", "rule": "FREQ=DAILY"},
+                         {"name": "THU", "rule": "FREQ=WEEKLY;BYDAY=TH", "handled_until": 2.0}]

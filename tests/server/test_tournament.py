@@ -145,3 +145,38 @@ async def test_bot_marks_reach_only_the_clip_clients_that_asked(start_server: An
     await gui.send("toggle extensions")
     lines = seen_by_gui + await gui.read_until("** You will be told fibsd's own notices (dice commitments, droppers).")
     assert not [line for line in lines if line.startswith("bot: ")], lines
+
+
+async def test_a_schedule_made_over_tcp_survives_a_restart_and_runs_its_occurrence(start_server: Any) -> None:
+    # Recurring tournaments (issue 35 §3): made over TCP, kept across a restart on the same
+    # database, opened ahead and started at the hour by the server's own ticker as the
+    # (manual) clock moves: nothing here waits on the wall clock but the ticker's second.
+    settings = {"admin.admins": ["director"], "tournaments.tournament_open_ahead_seconds": 3600.0}
+    running = await start_server(**settings)  # the manual clock: Tue 2023-11-14 22:13:20 UTC
+    for name in ("director", "pa", "pb"):
+        await register(running, name)
+    director, _ = await clip_login(running, "director")
+    await director.send("tournament schedule night daily 23:30 knockout 1")
+    await director.read_until(
+        "Tournament schedule night: every day at 23:30 UTC. The next starts Tue 2023-11-14 23:30 UTC.")
+    await running.stop()
+    running = await _restart_on_same_port(start_server, running, **settings)
+    director, _ = await clip_login(running, "director")
+    await director.send("toggle extensions")  # (a CLIP client hears openings only if it asked)
+    await director.send("tournament schedules")
+    await director.read_until("  night: every day at 23:30 UTC, knockout, 1-point matches, at least 2 players,"
+                              " by director; next: Tue 2023-11-14 23:30 UTC")
+    running.clock.advance(17 * 60)  # 22:30:20: an hour before the start
+    await director.read_until(lambda line: line.startswith(
+        "Tournament night-2023-11-14 opened by director (every day at 23:30 UTC): it starts Tue 2023-11-14"
+        " 23:30 UTC if at least 2 players have entered."))
+    players = []
+    for name in ("pa", "pb"):
+        player, _ = await clip_login(running, name)
+        await player.send("tournament join night-2023-11-14")
+        await player.read_until(lambda line, name=name: line.startswith(f"Tournament night-2023-11-14: {name} enters"))
+        players.append(player)
+    running.clock.advance(3600)
+    await players[0].read_until("Tournament night-2023-11-14 starts with 2 players.")
+    night = running.server.registry.tournaments["night-2023-11-14"]
+    assert night.phase is Phase.RUNNING and len(night.entrants) == 2

@@ -87,7 +87,7 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
     if registry.config.tournament_creators == "admins" and not registry.config.is_admin(session.name):
         out.to(session, TextLine.of(Text.TOURNAMENT_CREATE_ADMINS_ONLY))
         return
-    if not _clock_allowed(registry, session, spec, out):
+    if not clock_allowed(registry, session, spec, out):
         return
     known = tournaments.tournaments(registry)
     existing = known.get(name.lower())
@@ -108,7 +108,7 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
     out.to_each([s for s in tournaments.audience(registry, created) if s is not session], line)
 
 
-def _clock_allowed(registry: Registry, session: Session, spec: c.TournamentSpec, out: Outcome) -> bool:
+def clock_allowed(registry: Registry, session: Session, spec: c.TournamentSpec, out: Outcome) -> bool:
     """The club's clock rules (docs/clocks.md) hold for a tournament's matches too: they
     are rated, so a club that requires a clock requires it here; the delay and the whole
     reserve stay within the club's limits."""
@@ -205,6 +205,19 @@ def _options(tournament: Tournament) -> list[str]:
 
 def _describe(tournament: Tournament) -> str:
     return ", ".join([tournament.format.value, *_options(tournament)])
+
+
+def describe_settings(settings: dict[str, object]) -> str:
+    """A schedule's tournament settings as `tournament list` says a tournament's."""
+    words = [str(settings["format"])]
+    rounds = settings.get("rounds")
+    if settings["format"] == Format.SWISS.value and isinstance(rounds, int):
+        words.append(render(Text.TOURNAMENT_OPTION_ROUNDS, n=rounds))
+    if settings.get("consolation"):
+        words.append(Text.TOURNAMENT_OPTION_CONSOLATION.value)
+    if settings.get("bots_allowed"):
+        words.append(Text.TOURNAMENT_OPTION_BOTS.value)
+    return ", ".join(words)
 
 
 def _list(registry: Registry, session: Session, out: Outcome) -> None:

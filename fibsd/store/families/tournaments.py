@@ -1,5 +1,6 @@
 """The tournaments family: each tournament's whole state (docs/tournaments.md), saved after
-every change with the outcome that made it, so a restart resumes it with every result."""
+every change with the outcome that made it, so a restart resumes it with every result; and
+each recurring tournament's schedule, the same way."""
 
 from __future__ import annotations
 
@@ -25,4 +26,24 @@ class Tournaments(Family):
         """The saved state of every tournament, open, running or over (unreadable ones are
         left out)."""
         rows = self._read("SELECT state FROM tournaments ORDER BY name", ())
+        return [state for state in (json_object(row["state"]) for row in rows) if state]
+
+    def save_schedule(self, name: str, state: dict[str, object]) -> None:
+        """Store (or replace) schedule `name`'s whole state (names are unique in any case)."""
+        text = json.dumps(state, separators=(",", ":"))
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO tournament_schedules (name, state) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET name = excluded.name, state = excluded.state",
+                (name, text),
+            )
+
+    def remove_schedule(self, name: str) -> None:
+        """Forget schedule `name` (the tournaments it opened stay)."""
+        with self._write() as db:
+            db.execute("DELETE FROM tournament_schedules WHERE name = ?", (name,))
+
+    def saved_schedules(self) -> list[dict[str, object]]:
+        """The saved state of every schedule (unreadable ones are left out)."""
+        rows = self._read("SELECT state FROM tournament_schedules ORDER BY name", ())
         return [state for state in (json_object(row["state"]) for row in rows) if state]

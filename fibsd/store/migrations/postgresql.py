@@ -220,4 +220,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (kind, subject)
     );
     """,
+    # 17: recurring tournaments, each schedule's whole state (JSON).
+    """
+    CREATE TABLE tournament_schedules (
+        name   TEXT PRIMARY KEY COLLATE nocase,
+        state  TEXT NOT NULL
+    );
+    """,
 )

@@ -247,4 +247,13 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         PRIMARY KEY (kind, subject)
     );
     """,
+    # 17: recurring tournaments (docs/tournaments.md, "Recurring tournaments"): each
+    # schedule's whole state, saved after every change (its rule, settings, the last
+    # occurrence dealt with, the one opened and not started yet).
+    """
+    CREATE TABLE tournament_schedules (
+        name   TEXT PRIMARY KEY COLLATE NOCASE,
+        state  TEXT NOT NULL  -- JSON: fibsd.rules.tournament.Schedule.to_dict
+    );
+    """,
 )
