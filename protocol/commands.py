@@ -715,6 +715,8 @@ TOURNAMENT_STANDARD_CLOCK: Final = (12.0, 120.0)
 MAX_TOURNAMENT_ROUNDS: Final = 99
 MAX_TOURNAMENT_ENTRANTS: Final = 512
 MAX_NOSHOW_SECONDS: Final = 7 * 24 * 3600
+#: The longest round of a league or correspondence tournament (`deadline DAYS`).
+MAX_ROUND_DEADLINE_DAYS: Final = 90
 MAX_TOURNAMENT_NAME: Final = 24
 _TOURNAMENT_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOURNAMENT_NAME}}}")
 _SECONDS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,3})?")
@@ -733,6 +735,10 @@ class TournamentSpec:
     max_entrants: int | None = None
     bots: bool = False
     consolation: bool = False
+    #: Days each round lasts (a league): None, the pairings play as soon as they can.
+    deadline_days: int | None = None
+    #: A correspondence tournament: days per move, as `invite NAME N days D`.
+    move_days: float | None = None
 
     def words(self) -> tuple[str, ...]:
         """The words after the name, as `format_command` writes them."""
@@ -749,6 +755,10 @@ class TournamentSpec:
             words.append("bots")
         if self.consolation:
             words.append("consolation")
+        if self.deadline_days is not None:
+            words += ["deadline", str(self.deadline_days)]
+        if self.move_days is not None:
+            words += ["days", f"{self.move_days:g}"]
         return tuple(words)
 
 
@@ -1222,7 +1232,8 @@ def _bounded_number(word: str, low: int, high: int) -> int | None:
 
 def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
     """`FORMAT LENGTH [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots]
-    [consolation]`, options in any order; CommandError saying what is wrong otherwise."""
+    [consolation] [deadline DAYS] [days D]`, options in any order; CommandError saying what
+    is wrong otherwise."""
     lowered = [word.lower() for word in words]
     if len(lowered) < 2:
         raise CommandError(Text.TOURNAMENT_CREATE_USAGE.value)
@@ -1236,7 +1247,7 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
     while at < len(lowered):
         word = lowered[at]
         after = lowered[at + 1] if at + 1 < len(lowered) else ""
-        if word not in ("rounds", "clock", "noshow", "max", "bots", "consolation"):
+        if word not in ("rounds", "clock", "noshow", "max", "bots", "consolation", "deadline", "days"):
             raise CommandError(render(Text.TOURNAMENT_UNKNOWN_OPTION, text=words[at]))
         if word in options:
             raise CommandError(render(Text.TOURNAMENT_OPTION_TWICE, text=word))
@@ -1253,9 +1264,16 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
             else:
                 options[word] = TOURNAMENT_STANDARD_CLOCK
                 at += 1
+        elif word == "days":
+            days = _clock_number(after or None)
+            if days is None or days <= 0:
+                raise CommandError(Text.TOURNAMENT_BAD_DAYS.value)
+            options[word] = days
+            at += 2
         else:
             low, high = {"rounds": (1, MAX_TOURNAMENT_ROUNDS), "noshow": (1, MAX_NOSHOW_SECONDS),
-                         "max": (2, MAX_TOURNAMENT_ENTRANTS)}[word]
+                         "max": (2, MAX_TOURNAMENT_ENTRANTS),
+                         "deadline": (1, MAX_ROUND_DEADLINE_DAYS)}[word]
             value = _bounded_number(after, low, high)
             if value is None:
                 raise CommandError(render(Text.TOURNAMENT_BAD_VALUE, text=word, low=low, high=high))
@@ -1265,10 +1283,16 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
         raise CommandError(Text.TOURNAMENT_KNOCKOUT_ONLY.value)
     if "rounds" in options and lowered[0] != "swiss":
         raise CommandError(render(Text.TOURNAMENT_SWISS_ONLY, text=lowered[0]))
+    if "days" in options and "clock" in options:
+        raise CommandError(Text.TOURNAMENT_DAYS_OR_CLOCK.value)
+    if "noshow" in options and ("deadline" in options or "days" in options):
+        raise CommandError(Text.TOURNAMENT_DEADLINE_OR_NOSHOW.value)
     rounds = options.get("rounds")
     clock = options.get("clock")
     noshow = options.get("noshow")
     most = options.get("max")
+    deadline = options.get("deadline")
+    move_days = options.get("days")
     return TournamentSpec(
         format=lowered[0], length=length,
         rounds=rounds if isinstance(rounds, int) else None,
@@ -1276,6 +1300,8 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
         noshow_seconds=noshow if isinstance(noshow, int) else None,
         max_entrants=most if isinstance(most, int) else None,
         bots=bool(options.get("bots")), consolation=bool(options.get("consolation")),
+        deadline_days=deadline if isinstance(deadline, int) else None,
+        move_days=move_days if isinstance(move_days, float) else None,
     )
 
 

@@ -100,6 +100,7 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
         bots_allowed=spec.bots,
         noshow_seconds=spec.noshow_seconds or int(registry.config.tournament_noshow_seconds),
         clock=spec.clock, created_at=registry.clock.now(),
+        deadline_days=_round_days(spec), move_days=spec.move_days,
     )
     known[name.lower()] = created  # (a finished one of that name is replaced)
     tournaments.persist(created, out)
@@ -108,11 +109,25 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
     out.to_each([s for s in tournaments.audience(registry, created) if s is not session], line)
 
 
+def _round_days(spec: c.TournamentSpec) -> int | None:
+    """The days each round lasts: as asked, or a week for a correspondence tournament."""
+    if spec.deadline_days is None and spec.move_days is not None:
+        return tournaments.CORRESPONDENCE_ROUND_DAYS
+    return spec.deadline_days
+
+
 def _clock_allowed(registry: Registry, session: Session, spec: c.TournamentSpec, out: Outcome) -> bool:
     """The club's clock rules (docs/clocks.md) hold for a tournament's matches too: they
-    are rated, so a club that requires a clock requires it here; the delay and the whole
-    reserve stay within the club's limits."""
+    are rated, so a club that requires a clock requires it here (a correspondence
+    tournament's days per move are a clock); the delay, the whole reserve and the days per
+    move stay within the club's limits."""
     config = registry.config
+    if spec.move_days is not None:
+        if spec.move_days > config.correspondence_max_days:
+            out.to(session, TextLine.of(Text.CLOCK_DAYS_TOO_LONG,
+                                        text=f"{config.correspondence_max_days:g}"))
+            return False
+        return True
     if spec.clock is None:
         if config.clock_required_for_rated:
             out.to(session, TextLine.of(Text.TOURNAMENT_CLOCK_REQUIRED))
@@ -229,7 +244,9 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     if options:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPTIONS, text=", ".join(options)))
     noshow = count_phrase(t.noshow_seconds, "second")
-    if t.clock is None:
+    if t.deadline_days is not None:
+        lines.append(_deadline_rules(t))
+    elif t.clock is None:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, noshow=noshow))
     else:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES_CLOCK, noshow=noshow,
@@ -249,7 +266,12 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_BOT_ENTRANT if name in bots else Text.TOURNAMENT_SHOW_ENTRANT,
                                  n=number, name=name, text=f"{ratings.get(name, 0.0):.2f}"))
     for number, pairings in enumerate(t.played_rounds, start=1):
-        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ROUND, n=number))
+        deadline = max((p.deadline for p in pairings if p.deadline is not None), default=None)
+        if deadline is None:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ROUND, n=number))
+        else:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_ROUND_DEADLINE, n=number,
+                                     date=tournaments.deadline_date(deadline, session)))
         lines.extend(_pairing_line(registry, p) for p in pairings if p.bracket is Bracket.MAIN)
         side = [p for p in pairings if p.bracket is Bracket.CONSOLATION]
         if side:
@@ -267,6 +289,19 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     if consolation is not None:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CONSOLATION, name=consolation))
     out.to(session, *lines)
+
+
+def _deadline_rules(t: Tournament) -> TextLine:
+    """`tournament show`'s rules line of a tournament whose rounds have deadlines."""
+    assert t.deadline_days is not None
+    days = count_phrase(t.deadline_days, "day")
+    if t.move_days is not None:
+        return TextLine.of(Text.TOURNAMENT_SHOW_RULES_CORRESPONDENCE, days=days,
+                           move_days=tournaments.days_phrase(t.move_days))
+    if t.clock is None:
+        return TextLine.of(Text.TOURNAMENT_SHOW_RULES_DEADLINE, days=days)
+    return TextLine.of(Text.TOURNAMENT_SHOW_RULES_DEADLINE_CLOCK, days=days,
+                       delay_phrase=_seconds(t.clock[0]), reserve_phrase=_seconds(t.clock[1]))
 
 
 def _seconds(value: float) -> str:

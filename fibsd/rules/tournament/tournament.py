@@ -19,6 +19,8 @@ A result is a win (with the match points of each side), a forfeit (a no-show: th
 is credited the full match length, the loser nothing) or a double forfeit (neither
 showed: in Swiss and round robin both lose; in a knockout the better seed goes through).
 A bye is a win worth one point, with no match points and no opponent for Buchholz.
+A league or correspondence tournament (`deadline_days`, `move_days`) only carries its
+terms and each pairing's deadline and who showed: the server decides at the deadline.
 """
 
 from __future__ import annotations
@@ -88,6 +90,13 @@ class Pairing:
     #: The player who left the pairing's match (`leave`): it waits for him to come back
     #: (`join`) instead of starting again by itself, and the no-show time runs for him.
     held_by: str | None = None
+    #: A round with a deadline (a league, a correspondence tournament): when the pairing
+    #: is decided if it has not been played (a time given by the caller; None: no
+    #: deadline, the no-show time rules). Saved, so a restart keeps it.
+    deadline: float | None = None
+    #: Who was online and free for this pairing at some moment before its deadline (the
+    #: caller notes it): at the deadline a player who never showed loses to one who did.
+    showed: tuple[str, ...] = ()
     #: The server is reading the pairing's saved match to resume it (not saved: a
     #: restart forgets it and reads again).
     resuming: bool = attrs.field(default=False, eq=False)
@@ -113,7 +122,9 @@ class Pairing:
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "bracket": self.bracket.value, "winner": self.winner,
                 "ending": None if self.ending is None else self.ending.value, "score": list(self.score),
-                "since": self.since, "started": self.started, "held_by": self.held_by}
+                "since": self.since, "started": self.started, "held_by": self.held_by,
+                **({} if self.deadline is None else {"deadline": self.deadline}),
+                **({"showed": list(self.showed)} if self.showed else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Pairing:
@@ -126,7 +137,9 @@ class Pairing:
                    score=(int(score[0]), int(score[1])),
                    since=None if data.get("since") is None else float(data["since"]),
                    started=bool(data.get("started", False)),
-                   held_by=None if data.get("held_by") is None else str(data["held_by"]))
+                   held_by=None if data.get("held_by") is None else str(data["held_by"]),
+                   deadline=None if data.get("deadline") is None else float(data["deadline"]),
+                   showed=tuple(str(name) for name in data.get("showed", ())))
 
 
 @attrs.frozen
@@ -172,6 +185,12 @@ class Tournament:
     noshow_seconds: int = 600
     #: The match clock (delay, reserve per point in seconds), or None: no clock.
     clock: tuple[float, float] | None = None
+    #: Days each round lasts (a league, a correspondence tournament): each pairing gets a
+    #: deadline when its round is paired and is decided then if unplayed; None: the
+    #: no-show time rules instead.
+    deadline_days: int | None = None
+    #: A correspondence tournament: days per move of its matches (None: live matches).
+    move_days: float | None = None
     created_at: float = 0.0
     phase: Phase = Phase.OPEN
     entrants: list[Entrant] = attrs.field(factory=list)
@@ -405,6 +424,8 @@ class Tournament:
             "max": self.max_entrants, "bots": self.bots_allowed, "phase": self.phase.value,
             "noshow": self.noshow_seconds, "clock": None if self.clock is None else list(self.clock),
             "created_at": self.created_at,
+            **({} if self.deadline_days is None else {"deadline_days": self.deadline_days}),
+            **({} if self.move_days is None else {"move_days": self.move_days}),
             "entrants": [[e.name, e.rating, *([True] if e.bot else [])] for e in self.entrants], "seeds": list(self.seeds),
             "played_rounds": [[p.to_dict() for p in rnd] for rnd in self.played_rounds],
             "winner": self.winner,
@@ -423,6 +444,8 @@ class Tournament:
                 noshow_seconds=int(data.get("noshow", 600)),
                 clock=None if data.get("clock") is None else (float(data["clock"][0]), float(data["clock"][1])),
                 created_at=float(data.get("created_at", 0.0)),
+                deadline_days=None if data.get("deadline_days") is None else int(data["deadline_days"]),
+                move_days=None if data.get("move_days") is None else float(data["move_days"]),
                 entrants=[Entrant(str(e[0]), float(e[1]), bool(e[2]) if len(e) > 2 else False)
                           for e in data.get("entrants", [])],
                 seeds=[str(s) for s in data.get("seeds", [])],
