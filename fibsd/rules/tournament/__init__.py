@@ -23,6 +23,7 @@ from .tournament import (
     Entrant,
     Format,
     Pairing,
+    PairingRequest,
     Phase,
     Standing,
     Tournament,
@@ -31,7 +32,7 @@ from .tournament import (
 )
 
 __all__ = [
-    "Bracket", "Ending", "Entrant", "Format", "Pairing", "Phase", "Standing", "Tournament",
+    "Bracket", "Ending", "Entrant", "Format", "Pairing", "PairingRequest", "Phase", "Standing", "Tournament",
     "TournamentError", "berger_rounds", "bracket_order", "bracket_size", "default_rounds",
     "first_round", "max_rounds", "pair_round", "rounds_needed", "standings",
 ]

@@ -9,7 +9,10 @@ Formats (club-play.md T1, T2):
 - knockout: entrants seeded by rating, byes to the top seeds; winners meet in bracket
   order; with `consolation`, the first round's losers play a knockout of their own,
   alongside rounds 2 onwards.
-- swiss: `rounds` rounds (default ceil(log2 n) + 1), paired by `swiss.pair_round`.
+- swiss: `rounds` rounds (default ceil(log2 n) + 1), paired by `swiss.pair_round`. The
+  server pairs a Swiss round off its event loop: `start` and `record` with `defer=True`
+  leave the round unpaired (`awaiting_pairing`), `pairing_request` is what a worker
+  thread solves (`PairingRequest.solve`), and `apply_pairing` takes its result.
 - roundrobin: the Berger tables (`roundrobin.berger_rounds`), one round at a time.
 
 A result is a win (with the match points of each side), a forfeit (a no-show: the winner
@@ -140,6 +143,24 @@ class Pairing:
 
 
 @attrs.frozen
+class PairingRequest:
+    """What pairing a Swiss round needs, apart from the tournament (immutable, so a worker
+    thread may solve it while the tournament goes on changing): names are lower-cased."""
+
+    round: int  # the number of the round it pairs
+    ranking: tuple[str, ...]
+    points: dict[str, int]
+    played: frozenset[frozenset[str]]
+    had_bye: frozenset[str]
+    rounds_left: int
+
+    def solve(self) -> tuple[list[tuple[str, str]], str | None]:
+        """The round's pairs and bye (`swiss.pair_round`; pure, any thread)."""
+        return swiss.pair_round(list(self.ranking), self.points, set(self.played), set(self.had_bye),
+                                rounds_left=self.rounds_left)
+
+
+@attrs.frozen
 class Standing:
     name: str
     points: int
@@ -220,8 +241,9 @@ class Tournament:
 
     # ------------------------------------------------------------------ rounds
 
-    def start(self) -> list[Pairing]:
-        """Seed the field and pair round 1 (its byes are decided at once)."""
+    def start(self, *, defer: bool = False) -> list[Pairing]:
+        """Seed the field and pair round 1 (its byes are decided at once). With `defer`, a
+        Swiss is left `awaiting_pairing` instead (the caller pairs it off the loop)."""
         if self.phase is not Phase.OPEN:
             raise TournamentError("started")
         if len(self.entrants) < 2:
@@ -236,7 +258,7 @@ class Tournament:
         else:
             self.rounds = knockout.rounds_needed(len(self.seeds))
         self.phase = Phase.RUNNING
-        return self._pair_next()
+        return self._pair_next(defer)
 
     @property
     def current(self) -> list[Pairing]:
@@ -253,10 +275,11 @@ class Tournament:
         return [pairing for pairing in self.current if not pairing.done]
 
     def record(self, pairing: Pairing, winner: str | None, score: tuple[int, int],
-               ending: Ending = Ending.PLAYED) -> list[Pairing]:
+               ending: Ending = Ending.PLAYED, *, defer: bool = False) -> list[Pairing]:
         """Decide `pairing` (of the current round); returns the next round's pairings when
         this completed a round and another follows ([] otherwise; `phase` says whether
-        the tournament finished)."""
+        the tournament finished). With `defer`, a Swiss round to come is left
+        `awaiting_pairing` instead."""
         if self.phase is not Phase.RUNNING or pairing not in self.current or pairing.done:
             raise TournamentError("not_pending")
         if ending is Ending.DOUBLE_FORFEIT and self.format is Format.KNOCKOUT:
@@ -270,7 +293,7 @@ class Tournament:
         pairing.score = score
         if self.pending():
             return []
-        return self._pair_next()
+        return self._pair_next(defer)
 
     def seed_of(self, name: str) -> int:
         for index, seeded in enumerate(self.seeds):
@@ -278,11 +301,53 @@ class Tournament:
                 return index + 1
         return len(self.seeds) + 1
 
-    def _pair_next(self) -> list[Pairing]:
+    @property
+    def awaiting_pairing(self) -> bool:
+        """A running Swiss whose current round is decided and whose next one is not paired
+        yet (only after `start` or `record` with `defer`; saved as it is, so a restart
+        sees it and pairs again)."""
+        return (self.format is Format.SWISS and self.phase is Phase.RUNNING and not self.pending()
+                and self.rounds is not None and self.round_number < self.rounds)
+
+    def pairing_request(self) -> PairingRequest:
+        """What the next Swiss round's pairing needs (see `awaiting_pairing`)."""
+        if not self.awaiting_pairing:
+            raise TournamentError("not_awaiting")
+        assert self.rounds is not None
+        table = self.standings()
+        played = frozenset(frozenset((p.a.lower(), p.b.lower())) for p in self.all_pairings()
+                           if p.b is not None)
+        byes = frozenset(p.a.lower() for p in self.all_pairings() if p.b is None)
+        return PairingRequest(round=self.round_number + 1, ranking=tuple(s.name.lower() for s in table),
+                              points={s.name.lower(): s.points for s in table}, played=played,
+                              had_bye=byes, rounds_left=self.rounds - self.round_number)
+
+    def apply_pairing(self, request: PairingRequest,
+                      solved: tuple[list[tuple[str, str]], str | None]) -> list[Pairing]:
+        """Take the solved pairing of `request` as the next round (TournamentError
+        "not_awaiting" when the tournament moved on meanwhile: cancelled, or paired)."""
+        if not self.awaiting_pairing or request.round != self.round_number + 1:
+            raise TournamentError("not_awaiting")
+        return self._add_round(self._swiss_pairings(solved))
+
+    def _swiss_pairings(self, solved: tuple[list[tuple[str, str]], str | None]) -> list[Pairing]:
+        by_key = {name.lower(): name for name in self.seeds}
+        pairs, bye = solved
+        pairings = [Pairing(by_key[a], by_key[b]) for a, b in pairs]
+        if bye is not None:
+            pairings.append(Pairing(by_key[bye], None))
+        return pairings
+
+    def _pair_next(self, defer: bool = False) -> list[Pairing]:
+        if defer and self.awaiting_pairing:
+            return []
         pairings = self._next_pairings()
         if not pairings:
             self._finish()
             return []
+        return self._add_round(pairings)
+
+    def _add_round(self, pairings: list[Pairing]) -> list[Pairing]:
         for pairing in pairings:
             if pairing.b is None:
                 pairing.winner, pairing.ending = pairing.a, Ending.BYE
@@ -312,18 +377,7 @@ class Tournament:
             assert self.rounds is not None
             if done >= self.rounds:
                 return []
-            ranking = [standing.name for standing in self.standings()]
-            played = {frozenset((p.a.lower(), p.b.lower())) for rnd in self.played_rounds for p in rnd
-                      if p.b is not None}
-            byes = {p.a.lower() for rnd in self.played_rounds for p in rnd if p.b is None}
-            points = {s.name.lower(): s.points for s in self.standings()}
-            by_key = {name.lower(): name for name in ranking}
-            pairs, bye = swiss.pair_round([n.lower() for n in ranking], points, played, byes,
-                                          rounds_left=self.rounds - done)
-            pairings = [Pairing(by_key[a], by_key[b]) for a, b in pairs]
-            if bye is not None:
-                pairings.append(Pairing(by_key[bye], None))
-            return pairings
+            return self._swiss_pairings(self.pairing_request().solve())
         return self._next_knockout(done)
 
     def _next_knockout(self, done: int) -> list[Pairing]:
