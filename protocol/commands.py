@@ -14,6 +14,7 @@ is only checked for its words, not for legality.
 
 from __future__ import annotations
 
+import datetime
 import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -716,14 +717,19 @@ TOURNAMENT_FORMATS: Final = ("knockout", "swiss", "roundrobin")
 #: `clock` alone in `tournament create`: the federations' standard, 12 s + 2 min per point (K2).
 TOURNAMENT_STANDARD_CLOCK: Final = (12.0, 120.0)
 MAX_TOURNAMENT_ROUNDS: Final = 99
-MAX_TOURNAMENT_ENTRANTS: Final = 512
+#: The parser's bound on `max N`; the server's own, lower, is `tournament_max_entrants`.
+MAX_TOURNAMENT_ENTRANTS: Final = 10_000
 MAX_NOSHOW_SECONDS: Final = 7 * 24 * 3600
+#: The longest round of a league or correspondence tournament (`deadline DAYS`).
+MAX_ROUND_DEADLINE_DAYS: Final = 90
 MAX_TOURNAMENT_NAME: Final = 24
 #: A schedule's name: its occurrences are named NAME-YYYY-MM-DD, a tournament's name.
 MAX_SCHEDULE_NAME: Final = MAX_TOURNAMENT_NAME - len("-2026-12-03")
 _TOURNAMENT_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOURNAMENT_NAME}}}")
 _SCHEDULE_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_SCHEDULE_NAME}}}")
 _SECONDS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,3})?")
+_TOURNAMENT_ID = re.compile(r"#[0-9]{1,9}")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @attrs.frozen
@@ -739,6 +745,10 @@ class TournamentSpec:
     max_entrants: int | None = None
     bots: bool = False
     consolation: bool = False
+    #: Days each round lasts (a league): None, the pairings play as soon as they can.
+    deadline_days: int | None = None
+    #: A correspondence tournament: days per move, as `invite NAME N days D`.
+    move_days: float | None = None
 
     def words(self) -> tuple[str, ...]:
         """The words after the name, as `format_command` writes them."""
@@ -755,12 +765,25 @@ class TournamentSpec:
             words.append("bots")
         if self.consolation:
             words.append("consolation")
+        if self.deadline_days is not None:
+            words += ["deadline", str(self.deadline_days)]
+        if self.move_days is not None:
+            words += ["days", f"{self.move_days:g}"]
         return tuple(words)
+
+
+class TournamentListing(enum.Enum):
+    """`tournament list all|finished [PAGE]`: which tournaments a listing pages through
+    (plain `tournament list` shows the live ones, open and running)."""
+
+    ALL = "all"
+    FINISHED = "finished"
 
 
 @attrs.frozen
 class Tournament:
     """`tournament ACTION [NAME [FORMAT LENGTH options]]` (fibsd's extension, T5), and
+    `tournament list [all|finished [PAGE]]`, `tournament show #ID | NAME [YYYY-MM-DD]`, and
     `tournament schedule NAME WHEN... FORMAT LENGTH [options] [min N]` (docs/tournaments.md,
     "Recurring tournaments"): `when` the words of the recurrence as typed (the core reads
     them), `minimum` the entrants an occurrence needs to start."""
@@ -768,6 +791,13 @@ class Tournament:
     action: TournamentAction
     name: str | None = None
     spec: TournamentSpec | None = None
+    #: `tournament show #ID`: that tournament, whatever its name (then `name` is None).
+    record_id: int | None = None
+    #: `tournament show NAME YYYY-MM-DD`: the one of that name created that day (UTC).
+    day: datetime.date | None = None
+    #: `tournament list all|finished [PAGE]` (None: the live ones).
+    listing: TournamentListing | None = None
+    page: int = 1
     when: tuple[str, ...] = ()
     minimum: int | None = None
 
@@ -1233,7 +1263,8 @@ def _bounded_number(word: str, low: int, high: int) -> int | None:
 
 def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
     """`FORMAT LENGTH [rounds N] [clock [DELAY RESERVE]] [noshow SECONDS] [max N] [bots]
-    [consolation]`, options in any order; CommandError saying what is wrong otherwise."""
+    [consolation] [deadline DAYS] [days D]`, options in any order; CommandError saying what
+    is wrong otherwise."""
     lowered = [word.lower() for word in words]
     if len(lowered) < 2:
         raise CommandError(Text.TOURNAMENT_CREATE_USAGE.value)
@@ -1247,7 +1278,7 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
     while at < len(lowered):
         word = lowered[at]
         after = lowered[at + 1] if at + 1 < len(lowered) else ""
-        if word not in ("rounds", "clock", "noshow", "max", "bots", "consolation"):
+        if word not in ("rounds", "clock", "noshow", "max", "bots", "consolation", "deadline", "days"):
             raise CommandError(render(Text.TOURNAMENT_UNKNOWN_OPTION, text=words[at]))
         if word in options:
             raise CommandError(render(Text.TOURNAMENT_OPTION_TWICE, text=word))
@@ -1264,9 +1295,16 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
             else:
                 options[word] = TOURNAMENT_STANDARD_CLOCK
                 at += 1
+        elif word == "days":
+            days = _clock_number(after or None)
+            if days is None or days <= 0:
+                raise CommandError(Text.TOURNAMENT_BAD_DAYS.value)
+            options[word] = days
+            at += 2
         else:
             low, high = {"rounds": (1, MAX_TOURNAMENT_ROUNDS), "noshow": (1, MAX_NOSHOW_SECONDS),
-                         "max": (2, MAX_TOURNAMENT_ENTRANTS)}[word]
+                         "max": (2, MAX_TOURNAMENT_ENTRANTS),
+                         "deadline": (1, MAX_ROUND_DEADLINE_DAYS)}[word]
             value = _bounded_number(after, low, high)
             if value is None:
                 raise CommandError(render(Text.TOURNAMENT_BAD_VALUE, text=word, low=low, high=high))
@@ -1276,10 +1314,16 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
         raise CommandError(Text.TOURNAMENT_KNOCKOUT_ONLY.value)
     if "rounds" in options and lowered[0] != "swiss":
         raise CommandError(render(Text.TOURNAMENT_SWISS_ONLY, text=lowered[0]))
+    if "days" in options and "clock" in options:
+        raise CommandError(Text.TOURNAMENT_DAYS_OR_CLOCK.value)
+    if "noshow" in options and ("deadline" in options or "days" in options):
+        raise CommandError(Text.TOURNAMENT_DEADLINE_OR_NOSHOW.value)
     rounds = options.get("rounds")
     clock = options.get("clock")
     noshow = options.get("noshow")
     most = options.get("max")
+    deadline = options.get("deadline")
+    move_days = options.get("days")
     return TournamentSpec(
         format=lowered[0], length=length,
         rounds=rounds if isinstance(rounds, int) else None,
@@ -1287,6 +1331,8 @@ def parse_tournament_spec(words: Sequence[str]) -> TournamentSpec:
         noshow_seconds=noshow if isinstance(noshow, int) else None,
         max_entrants=most if isinstance(most, int) else None,
         bots=bool(options.get("bots")), consolation=bool(options.get("consolation")),
+        deadline_days=deadline if isinstance(deadline, int) else None,
+        move_days=move_days if isinstance(move_days, float) else None,
     )
 
 
@@ -1326,10 +1372,14 @@ def _parse_tournament(rest: str) -> Command:
     if len(found) != 1:
         raise CommandError(Text.TOURNAMENT_USAGE.value)
     action = found[0]
-    if action in (TournamentAction.LIST, TournamentAction.SCHEDULES):
+    if action is TournamentAction.LIST:
+        return _parse_tournament_list(words[1:])
+    if action is TournamentAction.SCHEDULES:
         return Tournament(action)
     if action is TournamentAction.SCHEDULE:
         return _parse_schedule(words)
+    if action is TournamentAction.SHOW and len(words) >= 2 and _TOURNAMENT_ID.fullmatch(words[1]):
+        return Tournament(action, record_id=int(words[1][1:]))
     if len(words) < 2:
         raise CommandError(
             Text.TOURNAMENT_CREATE_USAGE.value if action is TournamentAction.CREATE
@@ -1340,7 +1390,26 @@ def _parse_tournament(rest: str) -> Command:
             else render(Text.TOURNAMENT_NEEDS_NAME, text=action.value))
     if action is TournamentAction.CREATE:
         return Tournament(action, words[1], parse_tournament_spec(words[2:]))
+    if action is TournamentAction.SHOW and len(words) >= 3:
+        try:
+            day = datetime.date.fromisoformat(words[2]) if _DAY.fullmatch(words[2]) else None
+        except ValueError:
+            day = None
+        if day is None:
+            raise CommandError(Text.TOURNAMENT_SHOW_USAGE.value)
+        return Tournament(action, words[1], day=day)
     return Tournament(action, words[1])  # (extra words ignored, as FIBS does)
+
+
+def _parse_tournament_list(words: Sequence[str]) -> Tournament:
+    """`[all|finished [PAGE]]` after `tournament list`."""
+    if not words:
+        return Tournament(TournamentAction.LIST)
+    listing = next((kind for kind in TournamentListing if kind.value == words[0].lower()), None)
+    page = _bounded_number(words[1], 1, 1_000_000) if len(words) == 2 else 1
+    if listing is None or len(words) > 2 or page is None:
+        raise CommandError(Text.TOURNAMENT_LIST_USAGE.value)
+    return Tournament(TournamentAction.LIST, listing=listing, page=page)
 
 
 def _parse_setbot(rest: str) -> Command:
@@ -1882,9 +1951,14 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("team", text)
         case Boxside(text):
             return _join("boxside", text)
-        case Tournament(action, name, spec, when, minimum):
+        case Tournament(action, name, spec, record_id, day, listing, page, when, minimum):
+            if listing is not None:
+                return _join("tournament", action.value, listing.value, str(page))
+            if record_id is not None:
+                return _join("tournament", action.value, f"#{record_id}")
             return _join("tournament", action.value, name, *when, *(() if spec is None else spec.words()),
-                         *(() if minimum is None else ("min", str(minimum))))
+                         *(() if minimum is None else ("min", str(minimum))),
+                         None if day is None else day.isoformat())
         case Setbot(name, bot):
             return f"setbot {name} {'on' if bot else 'off'}"
         case _:

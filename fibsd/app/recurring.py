@@ -140,15 +140,14 @@ def tick(registry: Registry, now: float) -> Outcome:
 def _open(registry: Registry, schedule: Schedule, start: float, now: float, out: Outcome) -> None:
     """Open the occurrence starting at `start` for entries and announce it."""
     name = schedule.occurrence_name(start)
-    known = tournaments.tournaments(registry)
-    existing = known.get(name.lower())
-    if existing is not None and existing.phase in (Phase.OPEN, Phase.RUNNING):
+    existing = tournaments.find_live(registry, name)
+    if existing is not None:
         log.warning("schedule %s: occurrence %s skipped, a tournament of that name is %s",
                     schedule.name, name, existing.phase.value)
         persist(schedule, out)
         return
     created = occurrence(registry, schedule, name, now)
-    known[name.lower()] = created  # (a finished one of that name is replaced, as by create)
+    tournaments.add(registry, created)  # (a finished one of that name keeps its record)
     tournaments.persist(created, out)
     schedule.opened, schedule.starts_at = name, start
     persist(schedule, out)
@@ -167,7 +166,8 @@ def occurrence(registry: Registry, schedule: Schedule, name: str, now: float) ->
         creator=schedule.creator, rounds=settings.get("rounds"),
         consolation=bool(settings.get("consolation")), max_entrants=settings.get("max_entrants"),
         bots_allowed=bool(settings.get("bots_allowed")), noshow_seconds=noshow,
-        clock=settings.get("clock"), created_at=now,
+        clock=settings.get("clock"), created_at=now, id=tournaments.next_id(registry),
+        deadline_days=settings.get("deadline_days"), move_days=settings.get("move_days"),
     )
 
 

@@ -2,7 +2,8 @@
 players, results taken from the matches' ends, no-shows, announcements.
 
 The rung between the aftermath and the lobby: the aftermath hands every finished match
-here (`match_finished`), the tick runs the no-show deadlines (`tick`), presence tells a
+here (`match_finished`), the tick runs the no-show times and the rounds' deadlines of
+leagues and correspondence tournaments (`tick`), presence tells a
 player who logs in of his pairing (`arrive`), and the verbs (`fibsd.app.verbs.tournament`)
 create, enter, start and cancel. The pairing rules are pure (`fibsd.rules.tournament`);
 this module keeps the registry's tournaments (loaded from the store on first use, so a
@@ -18,14 +19,23 @@ from typing import Any
 
 from fibsd.app.lobby.rating import rate
 from fibsd.app.lobby import start
+from fibsd.app.lobby.seating import pair_key
 from fibsd.app.outcome import MatchFinished, Outcome, TournamentTag
 from fibsd.app.play import match_clock
+from fibsd.app.presentation import local_time
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.rules.timecontrol import TimeControl
 from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament
+from protocol.listings import short_date
 from protocol.messages import TextLine
 from protocol.wording import Text, count_phrase
+
+#: A correspondence tournament created without `deadline`: each round's matches are to
+#: begin within this many days.
+CORRESPONDENCE_ROUND_DAYS = 7
+
+_DAY_SECONDS = 86400.0
 
 #: How often the no-show deadlines are checked while a tournament runs.
 TICK_SECONDS = 1.0
@@ -35,13 +45,15 @@ TICK_SECONDS = 1.0
 
 
 def tournaments(registry: Registry) -> dict[str, Tournament]:
-    """Every tournament by its name's key (the saved ones are loaded the first time).
+    """Each name's key to the tournament it names: the live one (open or running), else the
+    most recent one over. The saved ones are loaded the first time (`records` has them all).
 
     A pairing still to be played gets its full no-show time again after a restart: the
     server was away, not the players."""
     if not registry.tournaments_loaded:
         registry.tournaments_loaded = True
         now = registry.clock.now()
+        loaded = []
         for data in registry.reader.saved_tournaments():
             try:
                 tournament = Tournament.from_dict(data)
@@ -49,12 +61,48 @@ def tournaments(registry: Registry) -> dict[str, Tournament]:
                 continue  # an unreadable one stays in the store, untouched
             for pairing in tournament.pending():
                 pairing.since = now
-            registry.tournaments[tournament.name.lower()] = tournament
+            loaded.append(tournament)
+        for tournament in sorted(loaded, key=lambda t: t.id):
+            if tournament.id <= 0:  # (a state saved without its id: given one now)
+                tournament.id = max(registry.tournament_records, default=0) + 1
+            add(registry, tournament)
     return registry.tournaments
 
 
+def records(registry: Registry) -> dict[int, Tournament]:
+    """Every tournament, over ones included, by its id."""
+    tournaments(registry)
+    return registry.tournament_records
+
+
+def add(registry: Registry, tournament: Tournament) -> None:
+    """Keep `tournament` (a new one, or one loaded): by its id, and by its name unless a
+    live one has that name (a new one's name is never a live one's: `_create` checks)."""
+    registry.tournament_records[tournament.id] = tournament
+    key = tournament.name.lower()
+    named = registry.tournaments.get(key)
+    if named is None or not named.live or tournament.live:
+        registry.tournaments[key] = tournament
+
+
+def next_id(registry: Registry) -> int:
+    """The id of the next tournament created (ids are never reused)."""
+    return max(records(registry), default=0) + 1
+
+
 def find(registry: Registry, name: str) -> Tournament | None:
+    """The tournament called `name`: the live one, else the most recent one over."""
     return tournaments(registry).get(name.lower())
+
+
+def find_live(registry: Registry, name: str) -> Tournament | None:
+    found = find(registry, name)
+    return found if found is not None and found.live else None
+
+
+def live(registry: Registry) -> list[Tournament]:
+    """The open and running tournaments."""
+    return [t for t in tournaments(registry).values() if t.live]
 
 
 def running(registry: Registry) -> list[Tournament]:
@@ -63,8 +111,8 @@ def running(registry: Registry) -> list[Tournament]:
 
 def persist(tournament: Tournament, out: Outcome) -> None:
     """Save `tournament` with the outcome that changed it (committed before it is told)."""
-    name, data = tournament.name, tournament.to_dict()
-    out.write(lambda store: store.save_tournament(name, data))
+    number, name, data = tournament.id, tournament.name, tournament.to_dict()
+    out.write(lambda store: store.save_tournament(number, name, data))
 
 
 # ------------------------------------------------------------------ who hears what
@@ -110,16 +158,40 @@ def announce_round(registry: Registry, tournament: Tournament, pairings: list[Pa
                 out.to(session, TextLine.of(Text.TOURNAMENT_YOUR_BYE, text=tournament.name, n=number))
             continue
         pairing.since = now
+        if tournament.deadline_days is not None:
+            pairing.deadline = now + tournament.deadline_days * _DAY_SECONDS
         for me, other in ((pairing.a, pairing.b), (pairing.b, pairing.a)):
             session = registry.get(me)
             if session is not None:
-                out.to(session, _your_pairing(tournament, other, number))
+                out.to(session, _your_pairing(tournament, pairing, other, number, session))
     start_ready(registry, tournament, out)
 
 
-def _your_pairing(tournament: Tournament, opponent: str, number: int) -> TextLine:
-    return TextLine.of(Text.TOURNAMENT_YOUR_PAIRING, text=tournament.name, n=number,
-                       length=tournament.length, name=opponent, seconds=tournament.noshow_seconds)
+def _your_pairing(tournament: Tournament, pairing: Pairing, opponent: str, number: int,
+                  session: Session) -> TextLine:
+    """A player's own pairing: whom he plays, and by when (the no-show time, or the
+    round's deadline in his own time zone)."""
+    if pairing.deadline is None:
+        return TextLine.of(Text.TOURNAMENT_YOUR_PAIRING, text=tournament.name, n=number,
+                           length=tournament.length, name=opponent, seconds=tournament.noshow_seconds)
+    date = deadline_date(pairing.deadline, session)
+    if tournament.move_days is not None:
+        return TextLine.of(Text.TOURNAMENT_YOUR_ROUND_CORRESPONDENCE, text=tournament.name, n=number,
+                           length=tournament.length, name=opponent, date=date,
+                           days=days_phrase(tournament.move_days))
+    return TextLine.of(Text.TOURNAMENT_YOUR_ROUND_MATCH, text=tournament.name, n=number,
+                       length=tournament.length, name=opponent, date=date)
+
+
+def deadline_date(deadline: float, session: Session) -> str:
+    """A deadline in `session`'s time zone, as `whois` writes dates."""
+    zone = session.account.variables.timezone
+    return short_date(local_time(deadline, zone), zone)
+
+
+def days_phrase(days: float) -> str:
+    """`1 day`, `0.5 days`, `3 days`."""
+    return f"{days:g} day" + ("" if days == 1 else "s")
 
 
 def is_free(registry: Registry, session: Session | None) -> bool:
@@ -130,7 +202,10 @@ def is_free(registry: Registry, session: Session | None) -> bool:
 
 
 def in_play(registry: Registry, pairing: Pairing) -> bool:
-    """Whether the pairing's match is at a table now (or waits there for a dropper)."""
+    """Whether the pairing's match is at a table now (or waits there for a dropper, or is
+    a correspondence match under way, seated or not)."""
+    if pairing.b is not None and pair_key(pairing.a, pairing.b) in registry.correspondence:
+        return True
     key = frozenset(name.lower() for name in pairing.names)
     for name in pairing.names:
         session = registry.get(name)
@@ -148,6 +223,8 @@ def start_ready(registry: Registry, tournament: Tournament, out: Outcome) -> Non
     for pairing in tournament.pending():
         if pairing.b is None or pairing.resuming or pairing.held_by is not None:
             continue
+        if pair_key(pairing.a, pairing.b) in registry.correspondence:
+            continue  # (its correspondence match is under way: played at the players' pace)
         first, second = registry.get(pairing.a), registry.get(pairing.b)
         if first is None or second is None or not is_free(registry, first) or not is_free(registry, second):
             continue
@@ -189,7 +266,9 @@ def _invitation(registry: Registry, tournament: Tournament, pairing: Pairing,
     its clock (docs/clocks.md: DELAY seconds of delay, RESERVE per point, the server's
     default overtime), and the pairing's tag, which the match carries to its end."""
     clock = None
-    if tournament.clock is not None:
+    if tournament.move_days is not None:
+        clock = TimeControl.days(tournament.move_days)
+    elif tournament.clock is not None:
         delay, reserve = tournament.clock
         clock = TimeControl.delay_clock(delay, reserve, tournament.length,
                                         overtime=registry.config.clock_default_overtime_seconds)
@@ -199,7 +278,7 @@ def _invitation(registry: Registry, tournament: Tournament, pairing: Pairing,
 def tag(tournament: Tournament, pairing: Pairing) -> TournamentTag:
     """The tag of `pairing`, of the current round of `tournament`."""
     place = next(index for index, other in enumerate(tournament.current) if other is pairing)
-    return TournamentTag(tournament.name, tournament.round_number, place)
+    return TournamentTag(tournament.name, tournament.round_number, place, tournament.id)
 
 
 def tagged(registry: Registry, finished: MatchFinished) -> tuple[Tournament, Pairing] | None:
@@ -274,17 +353,23 @@ def arrive(registry: Registry, session: Session, out: Outcome) -> None:
         for pairing in tournament.pending():
             if pairing.b is None or not pairing.involves(session.name):
                 continue
+            if in_play(registry, pairing):
+                continue  # (a correspondence match under way has its own reminder)
             other = pairing.b if pairing.a.lower() == session.key else pairing.a
-            out.to(session, _your_pairing(tournament, other, tournament.round_number))
+            out.to(session, _your_pairing(tournament, pairing, other, tournament.round_number, session))
             if (pairing.held_by or "").lower() == session.key:
-                out.to(session, _held_line(tournament, other))
+                out.to(session, _held_line(tournament, pairing, other, session))
         start_ready(registry, tournament, out)
 
 
 def pairing_tagged(registry: Registry, found: TournamentTag | None) -> tuple[Tournament, Pairing] | None:
     """The running tournament and the undecided pairing of its current round that a
-    match's tag names (None: no tag, or the pairing is decided or of a past round)."""
-    tournament = None if found is None else find(registry, found.tournament)
+    match's tag names (None: no tag, or the pairing is decided or of a past round). The
+    tag's id names the tournament (a tag saved before ids: the live one of its name), so
+    a match of a tournament that is over never counts for a new one of the same name."""
+    if found is None:
+        return None
+    tournament = records(registry).get(found.id) if found.id else find_live(registry, found.tournament)
     if found is None or tournament is None or tournament.phase is not Phase.RUNNING:
         return None
     if found.round != tournament.round_number or not 0 <= found.pairing < len(tournament.current):
@@ -301,15 +386,20 @@ def hold(registry: Registry, name: str, opponent: str, found: TournamentTag | No
     tagged_pairing = pairing_tagged(registry, found)
     if tagged_pairing is not None:
         tournament, pairing = tagged_pairing
+        if in_play(registry, pairing):
+            return  # (a correspondence match: getting up is no leaving, it goes on)
         pairing.held_by = name
         pairing.since = registry.clock.now()
         persist(tournament, out)
         session = registry.get(name)
         if session is not None:
-            out.to(session, _held_line(tournament, opponent))
+            out.to(session, _held_line(tournament, pairing, opponent, session))
 
 
-def _held_line(tournament: Tournament, opponent: str) -> TextLine:
+def _held_line(tournament: Tournament, pairing: Pairing, opponent: str, session: Session) -> TextLine:
+    if pairing.deadline is not None:
+        return TextLine.of(Text.TOURNAMENT_LEFT_MATCH_DEADLINE, text=tournament.name, name=opponent,
+                           date=deadline_date(pairing.deadline, session))
     return TextLine.of(Text.TOURNAMENT_LEFT_MATCH, text=tournament.name, name=opponent,
                        noshow=count_phrase(tournament.noshow_seconds, "second"))
 
@@ -337,12 +427,16 @@ def next_tick_in(registry: Registry) -> float | None:
 def tick(registry: Registry, now: float) -> Outcome:
     """No-shows (T4): a pairing whose match has not begun (or was saved and not taken up
     again) within the no-show time is decided: the player who is there and free wins by
-    forfeit; if neither is, both lose (a knockout sends the better seed through). Then
-    every pairing whose players are both free starts."""
+    forfeit; if neither is, both lose (a knockout sends the better seed through). A round
+    with a deadline decides its unplayed pairings at the deadline instead (`_deadline`).
+    Then every pairing whose players are both free starts."""
     out = Outcome()
     for tournament in running(registry):
         for pairing in list(tournament.pending()):
             if pairing.b is None or tournament.phase is not Phase.RUNNING:
+                continue
+            if pairing.deadline is not None:
+                _deadline(registry, tournament, pairing, now, out)
                 continue
             if pairing.started and in_play(registry, pairing):
                 pairing.since = None
@@ -358,16 +452,52 @@ def tick(registry: Registry, now: float) -> Outcome:
     return out
 
 
-def _no_show(registry: Registry, tournament: Tournament, pairing: Pairing, out: Outcome) -> None:
+def _there(registry: Registry, pairing: Pairing) -> list[str]:
+    """The pairing's players online and free for it (not the one who left its match)."""
     held = (pairing.held_by or "").lower()
-    there = [name for name in pairing.names
-             if name.lower() != held and is_free(registry, registry.get(name))]
+    return [name for name in pairing.names
+            if name.lower() != held and is_free(registry, registry.get(name))]
+
+
+def _deadline(registry: Registry, tournament: Tournament, pairing: Pairing, now: float,
+              out: Outcome) -> None:
+    """A round with a deadline: until then the server notes who showed (was online and
+    free for the pairing); a match under way at the deadline is played to its end. At the
+    deadline an unplayed pairing is decided as a no-show: a player who never showed loses
+    to one who did; if both showed but never together, the one here now wins; if both
+    are here, the match starts now; otherwise both are absent (the no-show rule)."""
+    if in_play(registry, pairing):
+        return
+    there = _there(registry, pairing)
+    showed = {name.lower() for name in pairing.showed}
+    new = [name for name in there if name.lower() not in showed]
+    if new:
+        pairing.showed = (*pairing.showed, *new)
+        persist(tournament, out)
+    assert pairing.deadline is not None
+    if now < pairing.deadline or len(there) == 2:
+        return
+    held = (pairing.held_by or "").lower()
+    showed = {name.lower() for name in pairing.showed}
+    came = [name for name in pairing.names if name.lower() in showed and name.lower() != held]
+    winners = came if len(came) == 1 else there
+    _forfeit(registry, tournament, pairing, winners[0] if len(winners) == 1 else None, out)
+
+
+def _no_show(registry: Registry, tournament: Tournament, pairing: Pairing, out: Outcome) -> None:
+    there = _there(registry, pairing)
     if len(there) == 2:
         return  # (both here: start_ready starts it)
+    _forfeit(registry, tournament, pairing, there[0] if there else None, out)
+
+
+def _forfeit(registry: Registry, tournament: Tournament, pairing: Pairing, winner: str | None,
+             out: Outcome) -> None:
+    """Decide `pairing` unplayed: `winner` wins by forfeit (rated as a win of the whole
+    match); None: both are absent (both lose; a knockout sends the better seed through)."""
     assert pairing.b is not None
     length = tournament.length
-    if len(there) == 1:
-        winner = there[0]
+    if winner is not None:
         loser = pairing.b if winner == pairing.a else pairing.a
         score = (length, 0) if winner == pairing.a else (0, length)
         tell_entrants(registry, tournament, TextLine.of(

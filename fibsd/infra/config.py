@@ -23,8 +23,9 @@ typo must not silently leave a default in force):
     [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
                  analysis_time_limit_seconds, analysis_checker_plies,
                  analysis_cube_plies, analysis_auto, puzzle_threshold
-    [tournaments] tournament_creators, tournament_noshow_seconds, tournament_schedulers,
-                 tournament_open_ahead_seconds, timezone
+    [tournaments] tournament_creators, tournament_noshow_seconds,
+                 tournament_live_per_creator, tournament_live_max, tournament_max_entrants,
+                 tournament_schedulers, tournament_open_ahead_seconds, timezone
     [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
                  clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
     [bots]       house_bots, bots_gnubg, bots_rated, bots_restart_max_seconds
@@ -102,7 +103,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "puzzle_threshold",
     ),
     # Issue 24: club tournaments (docs/tournaments.md).
-    "tournaments": ("tournament_creators", "tournament_noshow_seconds", "tournament_schedulers",
+    "tournaments": ("tournament_creators", "tournament_noshow_seconds", "tournament_live_per_creator",
+                    "tournament_live_max", "tournament_max_entrants", "tournament_schedulers",
                     "tournament_open_ahead_seconds", "timezone"),
     # Issue 22: match clocks and correspondence (docs/clocks.md).
     "clocks": (
@@ -312,6 +314,9 @@ def _validate(config: Config) -> None:
     _number_in("puzzle_threshold", config.puzzle_threshold, 0.001, 2.0)
     _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
     _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
+    _int_in("tournament_live_per_creator", config.tournament_live_per_creator, 1, 1000)
+    _int_in("tournament_live_max", config.tournament_live_max, 1, 10_000)
+    _int_in("tournament_max_entrants", config.tournament_max_entrants, 2, 10_000)  # (protocol.commands.MAX_TOURNAMENT_ENTRANTS)
     _one_of("tournament_schedulers", config.tournament_schedulers, TOURNAMENT_CREATORS)
     _seconds("tournament_open_ahead_seconds", config.tournament_open_ahead_seconds, 60, 7 * 24 * 3600)
     _zone("timezone", config.timezone)
@@ -469,6 +474,12 @@ class Config:
     # the accounts in `admins`), and the no-show time of a tournament that sets none.
     tournament_creators: str = "members"
     tournament_noshow_seconds: float = 600.0
+    # Issue 35: live (open or running) tournaments a member may have created at a time
+    # (administrators exempt), live ones on the server at a time, and entrants in one
+    # (the highest `max` a tournament may set, and the bound of `tournament join`).
+    tournament_live_per_creator: int = 2
+    tournament_live_max: int = 20
+    tournament_max_entrants: int = 512
     # Recurring tournaments (docs/tournaments.md): who may `tournament schedule` (as
     # above), how long before each occurrence's start its tournament opens for entries,
     # and the server's time zone (an IANA name), the one a schedule runs in unless its

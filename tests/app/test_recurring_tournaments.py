@@ -131,10 +131,11 @@ def test_a_schedule_that_cannot_be_read_is_told_what_is_wrong(typed: str, answer
      " [ZONE] knockout|swiss|roundrobin <length> [options as for create] [min N]"),
     ("tournament schedule averyveryverylongname daily 18:00 knockout 1",
      "** A schedule's name is 1 to 13 letters, digits, - and _ (its tournaments add the date)."),
-    ("tournament schedule club daily 18:00 knockout 1 min 1", "** Tournament option 'min' takes a number from 2 to 512."),
+    ("tournament schedule club daily 18:00 knockout 1 min 1", "** Tournament option 'min' takes a number from 2 to 10000."),
     ("tournament schedule club daily 18:00 knockout 1 max 4 min 5", "** Tournament option 'min' takes a number from 2 to 4."),
+    ("tournament schedule club daily 18:00 knockout 1 min 600", "** Tournament option 'min' takes a number from 2 to 512."),
     ("tournament schedule club daily 18:00 knockout 1 fast", "** Unknown tournament option 'fast': the options are"
-     " rounds, clock, noshow, max, bots and consolation."),
+     " rounds, clock, noshow, max, bots, consolation, deadline and days."),
 ])
 def test_a_bad_schedule_command_is_told_what_is_wrong(typed: str, answer: str) -> None:
     driver = _driver()

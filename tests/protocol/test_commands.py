@@ -721,7 +721,7 @@ def test_tournament_and_setbot_refusals_say_the_usage(line: str) -> None:
 @pytest.mark.parametrize(("line", "answer"), [
     ("tournament create x knockout 3 noshow 0",
      "** Tournament option 'noshow' takes a number from 1 to 604800."),
-    ("tournament create x knockout 3 max 1", "** Tournament option 'max' takes a number from 2 to 512."),
+    ("tournament create x knockout 3 max 1", "** Tournament option 'max' takes a number from 2 to 10000."),
     ("tournament create x swiss 3 rounds", "** Tournament option 'rounds' takes a number from 1 to 99."),
     ("tournament create " + "n" * 25 + " knockout 3",
      "** A tournament's name is 1 to 24 letters, digits, - and _."),
@@ -729,7 +729,7 @@ def test_tournament_and_setbot_refusals_say_the_usage(line: str) -> None:
     ("tournament create x chess 3", "** A tournament is a knockout, swiss or roundrobin, not 'chess'."),
     ("tournament create x knockout 100", "** A tournament's match length is a number from 1 to 99."),
     ("tournament create x knockout 3 fast",
-     "** Unknown tournament option 'fast': the options are rounds, clock, noshow, max, bots and consolation."),
+     "** Unknown tournament option 'fast': the options are rounds, clock, noshow, max, bots, consolation, deadline and days."),
     ("tournament create x knockout 3 bots bots", "** Tournament option 'bots' is given twice."),
     ("tournament create x swiss 3 consolation", "** Only a knockout has a consolation bracket."),
     ("tournament create x knockout 3 rounds 3",

@@ -16,7 +16,7 @@ from fibsd.app import recurring
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.app.verbs.tournament import clock_allowed, describe_settings
+from fibsd.app.verbs.tournament import clock_allowed, describe_settings, round_days
 from fibsd.rules.tournament import Schedule, ScheduleError, read_when
 from protocol import commands as c
 from protocol.messages import TextLine
@@ -36,8 +36,9 @@ def schedule(registry: Registry, session: Session, command: c.Tournament, out: O
     if not clock_allowed(registry, session, spec, out):
         return
     minimum = command.minimum or 2
-    if spec.max_entrants is not None and minimum > spec.max_entrants:
-        out.to(session, TextLine.of(Text.TOURNAMENT_BAD_VALUE, text="min", low=2, high=spec.max_entrants))
+    most = min(spec.max_entrants or config.tournament_max_entrants, config.tournament_max_entrants)
+    if minimum > most:
+        out.to(session, TextLine.of(Text.TOURNAMENT_BAD_VALUE, text="min", low=2, high=most))
         return
     existing = recurring.find(registry, command.name)
     if existing is not None:
@@ -56,6 +57,7 @@ def schedule(registry: Registry, session: Session, command: c.Tournament, out: O
             "format": spec.format, "length": spec.length, "rounds": spec.rounds, "clock": spec.clock,
             "noshow_seconds": spec.noshow_seconds, "max_entrants": spec.max_entrants,
             "bots_allowed": spec.bots, "consolation": spec.consolation,
+            "deadline_days": round_days(spec), "move_days": spec.move_days,
         },
     )
     recurring.schedules(registry)[made.name.lower()] = made

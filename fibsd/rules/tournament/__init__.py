@@ -25,6 +25,7 @@ from .tournament import (
     Entrant,
     Format,
     Pairing,
+    PairingRequest,
     Phase,
     Standing,
     Tournament,
@@ -33,7 +34,8 @@ from .tournament import (
 )
 
 __all__ = [
-    "Bracket", "Ending", "Entrant", "Format", "Pairing", "Phase", "Recurrence", "Schedule",
-    "ScheduleError", "Standing", "Tournament", "TournamentError", "read_when", "berger_rounds", "bracket_order", "bracket_size", "default_rounds",
+    "Bracket", "Ending", "Entrant", "Format", "Pairing", "PairingRequest", "Phase", "Recurrence",
+    "Schedule", "ScheduleError", "Standing", "Tournament", "TournamentError", "berger_rounds",
+    "bracket_order", "bracket_size", "default_rounds", "read_when",
     "first_round", "max_rounds", "pair_round", "rounds_needed", "standings",
 ]

@@ -1,11 +1,18 @@
 """Swiss pairings (club-play.md T2): score groups, no pair twice, one bye per player.
 
-A round is paired as one maximum-weight matching over the whole field (networkx's
-`max_weight_matching`, Edmonds' blossom algorithm), on the graph of the pairs that have
-not met yet, so a repeat is never chosen while any repeat-free pairing exists. The weight
-of a pair keeps score groups together first (the square of the points between them costs
-most) and, inside a group, prefers top half against bottom half (as the Dutch system
-does), so round 1 is seed 1 against the first seed of the bottom half.
+A round is paired score group by score group, best group first (`_pair_by_groups`): in
+each group, whoever floated down from above meets the best-ranked member he has not met,
+the rest pair top half against bottom half (as the Dutch system does: round 1 is seed 1
+against the first seed of the bottom half), stepping past a pair that met, and an odd one
+out floats down to the next group. That is linear in the field, so a 512-player round
+pairs in milliseconds. A group that cannot be paired so is paired by a matching of its
+own; where even that fails (a group that cannot pair without a repeat, a floater with no partner
+below, a choice that would leave a later round unpairable), the round falls back to the
+whole-field pairing (`_pair_whole_field`): one maximum-weight matching over the whole
+field (networkx's `max_weight_matching`, Edmonds' blossom algorithm), on the graph of the
+pairs that have not met yet, so a repeat is never chosen while any repeat-free pairing
+exists. Its weight keeps score groups together first (the square of the points between
+them costs most) and, inside a group, prefers top half against bottom half.
 
 The bye (an odd field) goes to the lowest-ranked player who has not had one, unless that
 leaves the rest unpairable; then to the next one up.
@@ -14,7 +21,8 @@ A matching that is best now can leave a later round with no repeat-free pairing 
 players, after five rounds the unplayed pairs can form a triangle and a pentagon). So each
 choice is checked for the rounds still to come: when every player keeps at least half the
 field as possible opponents through the last round, Dirac's theorem guarantees a perfect
-matching every round and nothing is searched; otherwise (small fields, late rounds) a
+matching every round and nothing is searched (the group pairing checks it from the counts
+of who met whom, without building a graph); otherwise (small fields, late rounds) a
 depth-first search over the remaining rounds confirms the choice, and if the preferred
 matching fails, the others are tried in order of weight.
 """
@@ -68,6 +76,22 @@ def pair_round(
     """
     players = list(ranking)
     rank = {name: index for index, name in enumerate(players)}
+    fast = _pair_by_groups(players, points, played, had_bye, rounds_left)
+    if fast is not None:
+        return _ordered(fast[0], rank), fast[1]
+    return _pair_whole_field(players, rank, points, played, had_bye, rounds_left)
+
+
+def _pair_whole_field(
+    players: list[str],
+    rank: Mapping[str, int],
+    points: Mapping[str, int],
+    played: set[frozenset[str]],
+    had_bye: set[str],
+    rounds_left: int,
+) -> tuple[list[Pair], str | None]:
+    """One maximum-weight matching over the whole field, with the look-ahead (the
+    fallback where score groups cannot be paired one by one)."""
     odd = len(players) % 2 == 1
     graph = _available(players, played, had_bye, odd)
     candidates: list[str | None]
@@ -102,6 +126,194 @@ def pair_round(
     if fallback is None:  # (cannot happen: the complete graph always has a matching)
         raise ValueError("no pairing")
     return _ordered(fallback[0], rank), fallback[1]
+
+
+def _pair_by_groups(
+    players: list[str],
+    points: Mapping[str, int],
+    played: set[frozenset[str]],
+    had_bye: set[str],
+    rounds_left: int,
+) -> tuple[list[Pair], str | None] | None:
+    """The round paired score group by score group, best group first (None: the field
+    does not allow it, and the whole-field matching decides).
+
+    The bye goes to the lowest-ranked player without one. In each group, the players who
+    floated down from the group above are paired first, each with the best-ranked member
+    he has not met; the rest pair top half against bottom half (a member of the top half
+    meets the first member of the bottom half, from his own place on, that he has not
+    met); an odd one out (the lowest-ranked who leaves the rest pairable) floats down to
+    the next group. A group where this fails is paired by a maximum-weight matching of
+    its own; if that still leaves more than the odd one out, or a floater unpaired, or
+    the pairing could leave a later round without a repeat-free pairing, this gives up.
+    So each cut between score groups is crossed by one pair at most, and by one only when
+    the players above it are an odd number: no pair spans more groups than needed."""
+    bye: str | None = None
+    field = players
+    if len(players) % 2 == 1:
+        bye = next((name for name in reversed(players) if name not in had_bye), None)
+        if bye is None:
+            return None
+        field = [name for name in players if name != bye]
+    groups: dict[int, list[str]] = {}
+    for name in field:
+        groups.setdefault(points.get(name, 0), []).append(name)
+    found_by_group: list[list[Pair]] = []
+    entered: list[list[str]] = []  # each group's players, the floaters first
+    floaters: list[str] = []
+    for score in sorted(groups, reverse=True):
+        members = groups[score]
+        paired = _pair_group(floaters, members, points, played)
+        group = [*floaters, *members]
+        if paired is None and entered:
+            # The group cannot be paired with what floated into it (say a lone last
+            # player who met the floater): pair it together with the group above.
+            found_by_group.pop()
+            group = [*entered.pop(), *members]
+            paired = _match_group(group, points, played)
+        if paired is None:
+            return None
+        found, floaters = paired
+        found_by_group.append(found)
+        entered.append(group)
+    if floaters:
+        return None
+    pairs = [pair for found in found_by_group for pair in found]
+    if rounds_left > 1 and not _keeps_pairable(players, pairs, bye, played, had_bye, rounds_left - 1):
+        return None
+    return pairs, bye
+
+
+def _pair_group(
+    floaters: list[str], members: list[str], points: Mapping[str, int], played: set[frozenset[str]]
+) -> tuple[list[Pair], list[str]] | None:
+    """The pairs of one score group (with the players who floated into it) and who floats
+    on down: as few as can be, never a floater again (None: the group cannot be paired so)."""
+    pairs: list[Pair] = []
+    rest = list(members)
+    for floater in floaters:
+        partner = next((name for name in rest if _key(floater, name) not in played), None)
+        if partner is None:
+            break
+        pairs.append((floater, partner))
+        rest.remove(partner)
+    else:
+        for down in _float_candidates(rest):
+            staying = [name for name in rest if name != down]
+            found = _top_against_bottom(staying, played)
+            if found is not None:
+                return pairs + found, [] if down is None else [down]
+    return _match_group([*floaters, *members], points, played)
+
+
+def _float_candidates(rest: list[str]) -> list[str | None]:
+    """Who may float down from an odd group, the lowest-ranked first (a few only: the
+    group's own matching settles the rare case where none of them will do)."""
+    if len(rest) % 2 == 0:
+        return [None]
+    return list(reversed(rest[-3:]))
+
+
+def _top_against_bottom(group: list[str], played: set[frozenset[str]]) -> list[Pair] | None:
+    """Top half against bottom half, each of the top half taking the first member of the
+    bottom half, from his own place on (then wrapping round), that he has not met; one left
+    without a partner so takes another's by an augmenting path (Kuhn's algorithm, moving as
+    few as it needs). None: the halves cannot be paired without a repeat."""
+    half = len(group) // 2
+    top, bottom = group[:half], group[half:]
+
+    def fresh(t: int, b: int) -> bool:
+        return _key(top[t], bottom[b]) not in played
+
+    def order(t: int) -> Iterator[int]:
+        return ((t + step) % len(bottom) for step in range(len(bottom)))
+
+    partner_of: dict[int, int] = {}  # a bottom half's place -> his top half partner's
+    unpaired: list[int] = []
+    for t in range(half):
+        free = next((b for b in order(t) if b not in partner_of and fresh(t, b)), None)
+        if free is None:
+            unpaired.append(t)
+        else:
+            partner_of[free] = t
+
+    def augment(t: int, seen: set[int]) -> bool:
+        for b in order(t):
+            if b in seen or not fresh(t, b):
+                continue
+            seen.add(b)
+            if b not in partner_of or augment(partner_of[b], seen):
+                partner_of[b] = t
+                return True
+        return False
+
+    for t in unpaired:
+        if not augment(t, set()):
+            return None
+    return [(top[t], bottom[b]) for b, t in sorted(partner_of.items(), key=lambda item: item[1])]
+
+
+def _match_group(
+    group: list[str], points: Mapping[str, int], played: set[frozenset[str]]
+) -> tuple[list[Pair], list[str]] | None:
+    """A group (higher scores first: floaters, or a whole group above) paired by a
+    maximum-weight matching of the pairs that have not met: as many pairs as can be, then
+    the fewest points between partners (squared), then who is left out as low in the
+    ranking as can be, then floaters with the nearest-ranked, and top half against bottom
+    half. Whoever is left out floats down; it may not be one who floated in."""
+    size = len(group)
+    place = {name: index for index, name in enumerate(group)}
+    lowest = points.get(group[-1], 0)
+    half = sum(1 for name in group if points.get(name, 0) == lowest) // 2
+    # Each term outweighs everything after it: who is left out weighs more than how the
+    # others are arranged (at most size**2 in all), the score steps more than both.
+    keep = size * size + 1
+    steps = 2 * keep * size * size + 1
+    top_step = max(points.get(name, 0) for name in group) - lowest
+    graph = nx.Graph()
+    graph.add_nodes_from(group)
+    for i, a in enumerate(group):
+        for b in group[i + 1:]:
+            if _key(a, b) in played:
+                continue
+            step = points.get(a, 0) - points.get(b, 0)
+            shape = abs(abs(i - place[b]) - half) if step == 0 else abs(i - place[b])
+            weight = steps * (top_step * top_step - step * step) + keep * (2 * size - i - place[b]) - shape
+            graph.add_edge(a, b, weight=weight)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    paired = {name for pair in matching for name in pair}
+    left = [name for name in group if name not in paired]
+    if any(points.get(name, 0) != lowest for name in left):
+        return None
+    return [(a, b) for a, b in matching], left
+
+
+def _keeps_pairable(
+    players: list[str],
+    pairs: list[Pair],
+    bye: str | None,
+    played: set[frozenset[str]],
+    had_bye: set[str],
+    rounds: int,
+) -> bool:
+    """Whether `rounds` more rounds stay pairable without a repeat after this one: Dirac's
+    condition from the players' counts alone (big fields: no graph is built); otherwise
+    the look-ahead search of the whole-field pairing."""
+    odd = bye is not None
+    size = len(players) + (1 if odd else 0)
+    met: dict[str, int] = {name: 0 for name in players}
+    for pair in played:
+        for name in pair:
+            if name in met:
+                met[name] += 1
+    low = min(len(players) - 2 - met[name] + (1 if odd and name not in had_bye and name != bye else 0)
+              for name in players)
+    if odd:
+        low = min(low, len(players) - len(had_bye & set(players)) - 1)
+    if low - (rounds - 1) >= size / 2:
+        return True
+    used = _used(pairs, bye)
+    return _completable(_without(_available(players, played, had_bye, odd), used), rounds, [_SEARCH_BUDGET])
 
 
 def _ordered(pairs: list[Pair], rank: Mapping[str, int]) -> list[Pair]:

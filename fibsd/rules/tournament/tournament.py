@@ -9,13 +9,18 @@ Formats (club-play.md T1, T2):
 - knockout: entrants seeded by rating, byes to the top seeds; winners meet in bracket
   order; with `consolation`, the first round's losers play a knockout of their own,
   alongside rounds 2 onwards.
-- swiss: `rounds` rounds (default ceil(log2 n) + 1), paired by `swiss.pair_round`.
+- swiss: `rounds` rounds (default ceil(log2 n) + 1), paired by `swiss.pair_round`. The
+  server pairs a Swiss round off its event loop: `start` and `record` with `defer=True`
+  leave the round unpaired (`awaiting_pairing`), `pairing_request` is what a worker
+  thread solves (`PairingRequest.solve`), and `apply_pairing` takes its result.
 - roundrobin: the Berger tables (`roundrobin.berger_rounds`), one round at a time.
 
 A result is a win (with the match points of each side), a forfeit (a no-show: the winner
 is credited the full match length, the loser nothing) or a double forfeit (neither
 showed: in Swiss and round robin both lose; in a knockout the better seed goes through).
 A bye is a win worth one point, with no match points and no opponent for Buchholz.
+A league or correspondence tournament (`deadline_days`, `move_days`) only carries its
+terms and each pairing's deadline and who showed: the server decides at the deadline.
 """
 
 from __future__ import annotations
@@ -85,6 +90,13 @@ class Pairing:
     #: The player who left the pairing's match (`leave`): it waits for him to come back
     #: (`join`) instead of starting again by itself, and the no-show time runs for him.
     held_by: str | None = None
+    #: A round with a deadline (a league, a correspondence tournament): when the pairing
+    #: is decided if it has not been played (a time given by the caller; None: no
+    #: deadline, the no-show time rules). Saved, so a restart keeps it.
+    deadline: float | None = None
+    #: Who was online and free for this pairing at some moment before its deadline (the
+    #: caller notes it): at the deadline a player who never showed loses to one who did.
+    showed: tuple[str, ...] = ()
     #: The server is reading the pairing's saved match to resume it (not saved: a
     #: restart forgets it and reads again).
     resuming: bool = attrs.field(default=False, eq=False)
@@ -110,7 +122,9 @@ class Pairing:
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "bracket": self.bracket.value, "winner": self.winner,
                 "ending": None if self.ending is None else self.ending.value, "score": list(self.score),
-                "since": self.since, "started": self.started, "held_by": self.held_by}
+                "since": self.since, "started": self.started, "held_by": self.held_by,
+                **({} if self.deadline is None else {"deadline": self.deadline}),
+                **({"showed": list(self.showed)} if self.showed else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Pairing:
@@ -123,7 +137,27 @@ class Pairing:
                    score=(int(score[0]), int(score[1])),
                    since=None if data.get("since") is None else float(data["since"]),
                    started=bool(data.get("started", False)),
-                   held_by=None if data.get("held_by") is None else str(data["held_by"]))
+                   held_by=None if data.get("held_by") is None else str(data["held_by"]),
+                   deadline=None if data.get("deadline") is None else float(data["deadline"]),
+                   showed=tuple(str(name) for name in data.get("showed", ())))
+
+
+@attrs.frozen
+class PairingRequest:
+    """What pairing a Swiss round needs, apart from the tournament (immutable, so a worker
+    thread may solve it while the tournament goes on changing): names are lower-cased."""
+
+    round: int  # the number of the round it pairs
+    ranking: tuple[str, ...]
+    points: dict[str, int]
+    played: frozenset[frozenset[str]]
+    had_bye: frozenset[str]
+    rounds_left: int
+
+    def solve(self) -> tuple[list[tuple[str, str]], str | None]:
+        """The round's pairs and bye (`swiss.pair_round`; pure, any thread)."""
+        return swiss.pair_round(list(self.ranking), self.points, set(self.played), set(self.had_bye),
+                                rounds_left=self.rounds_left)
 
 
 @attrs.frozen
@@ -151,7 +185,16 @@ class Tournament:
     noshow_seconds: int = 600
     #: The match clock (delay, reserve per point in seconds), or None: no clock.
     clock: tuple[float, float] | None = None
+    #: Days each round lasts (a league, a correspondence tournament): each pairing gets a
+    #: deadline when its round is paired and is decided then if unplayed; None: the
+    #: no-show time rules instead.
+    deadline_days: int | None = None
+    #: A correspondence tournament: days per move of its matches (None: live matches).
+    move_days: float | None = None
     created_at: float = 0.0
+    #: The tournament's number, given by the server when it is created and never reused:
+    #: names are unique only among live tournaments, so a record is reached by its id.
+    id: int = 0
     phase: Phase = Phase.OPEN
     entrants: list[Entrant] = attrs.field(factory=list)
     #: The seeding, best first (set at start).
@@ -167,12 +210,14 @@ class Tournament:
                 return entrant
         return None
 
-    def join(self, name: str, rating: float, *, bot: bool = False) -> None:
+    def join(self, name: str, rating: float, *, bot: bool = False, limit: int | None = None) -> None:
+        """Enter `name`, within the tournament's `max` and the server's `limit`."""
         if self.phase is not Phase.OPEN:
             raise TournamentError("started")
         if self.entrant(name) is not None:
             raise TournamentError("already")
-        if self.max_entrants is not None and len(self.entrants) >= self.max_entrants:
+        bounds = [most for most in (self.max_entrants, limit) if most is not None]
+        if bounds and len(self.entrants) >= min(bounds):
             raise TournamentError("full")
         self.entrants.append(Entrant(name, rating, bot))
 
@@ -184,6 +229,11 @@ class Tournament:
             raise TournamentError("not_entered")
         self.entrants.remove(entrant)
 
+    @property
+    def live(self) -> bool:
+        """Open or running: its name is taken, and it counts against the limits."""
+        return self.phase in (Phase.OPEN, Phase.RUNNING)
+
     def cancel(self) -> None:
         if self.phase in (Phase.FINISHED, Phase.CANCELLED):
             raise TournamentError("over")
@@ -191,8 +241,9 @@ class Tournament:
 
     # ------------------------------------------------------------------ rounds
 
-    def start(self) -> list[Pairing]:
-        """Seed the field and pair round 1 (its byes are decided at once)."""
+    def start(self, *, defer: bool = False) -> list[Pairing]:
+        """Seed the field and pair round 1 (its byes are decided at once). With `defer`, a
+        Swiss is left `awaiting_pairing` instead (the caller pairs it off the loop)."""
         if self.phase is not Phase.OPEN:
             raise TournamentError("started")
         if len(self.entrants) < 2:
@@ -207,7 +258,7 @@ class Tournament:
         else:
             self.rounds = knockout.rounds_needed(len(self.seeds))
         self.phase = Phase.RUNNING
-        return self._pair_next()
+        return self._pair_next(defer)
 
     @property
     def current(self) -> list[Pairing]:
@@ -224,10 +275,11 @@ class Tournament:
         return [pairing for pairing in self.current if not pairing.done]
 
     def record(self, pairing: Pairing, winner: str | None, score: tuple[int, int],
-               ending: Ending = Ending.PLAYED) -> list[Pairing]:
+               ending: Ending = Ending.PLAYED, *, defer: bool = False) -> list[Pairing]:
         """Decide `pairing` (of the current round); returns the next round's pairings when
         this completed a round and another follows ([] otherwise; `phase` says whether
-        the tournament finished)."""
+        the tournament finished). With `defer`, a Swiss round to come is left
+        `awaiting_pairing` instead."""
         if self.phase is not Phase.RUNNING or pairing not in self.current or pairing.done:
             raise TournamentError("not_pending")
         if ending is Ending.DOUBLE_FORFEIT and self.format is Format.KNOCKOUT:
@@ -241,7 +293,7 @@ class Tournament:
         pairing.score = score
         if self.pending():
             return []
-        return self._pair_next()
+        return self._pair_next(defer)
 
     def seed_of(self, name: str) -> int:
         for index, seeded in enumerate(self.seeds):
@@ -249,11 +301,53 @@ class Tournament:
                 return index + 1
         return len(self.seeds) + 1
 
-    def _pair_next(self) -> list[Pairing]:
+    @property
+    def awaiting_pairing(self) -> bool:
+        """A running Swiss whose current round is decided and whose next one is not paired
+        yet (only after `start` or `record` with `defer`; saved as it is, so a restart
+        sees it and pairs again)."""
+        return (self.format is Format.SWISS and self.phase is Phase.RUNNING and not self.pending()
+                and self.rounds is not None and self.round_number < self.rounds)
+
+    def pairing_request(self) -> PairingRequest:
+        """What the next Swiss round's pairing needs (see `awaiting_pairing`)."""
+        if not self.awaiting_pairing:
+            raise TournamentError("not_awaiting")
+        assert self.rounds is not None
+        table = self.standings()
+        played = frozenset(frozenset((p.a.lower(), p.b.lower())) for p in self.all_pairings()
+                           if p.b is not None)
+        byes = frozenset(p.a.lower() for p in self.all_pairings() if p.b is None)
+        return PairingRequest(round=self.round_number + 1, ranking=tuple(s.name.lower() for s in table),
+                              points={s.name.lower(): s.points for s in table}, played=played,
+                              had_bye=byes, rounds_left=self.rounds - self.round_number)
+
+    def apply_pairing(self, request: PairingRequest,
+                      solved: tuple[list[tuple[str, str]], str | None]) -> list[Pairing]:
+        """Take the solved pairing of `request` as the next round (TournamentError
+        "not_awaiting" when the tournament moved on meanwhile: cancelled, or paired)."""
+        if not self.awaiting_pairing or request.round != self.round_number + 1:
+            raise TournamentError("not_awaiting")
+        return self._add_round(self._swiss_pairings(solved))
+
+    def _swiss_pairings(self, solved: tuple[list[tuple[str, str]], str | None]) -> list[Pairing]:
+        by_key = {name.lower(): name for name in self.seeds}
+        pairs, bye = solved
+        pairings = [Pairing(by_key[a], by_key[b]) for a, b in pairs]
+        if bye is not None:
+            pairings.append(Pairing(by_key[bye], None))
+        return pairings
+
+    def _pair_next(self, defer: bool = False) -> list[Pairing]:
+        if defer and self.awaiting_pairing:
+            return []
         pairings = self._next_pairings()
         if not pairings:
             self._finish()
             return []
+        return self._add_round(pairings)
+
+    def _add_round(self, pairings: list[Pairing]) -> list[Pairing]:
         for pairing in pairings:
             if pairing.b is None:
                 pairing.winner, pairing.ending = pairing.a, Ending.BYE
@@ -283,18 +377,7 @@ class Tournament:
             assert self.rounds is not None
             if done >= self.rounds:
                 return []
-            ranking = [standing.name for standing in self.standings()]
-            played = {frozenset((p.a.lower(), p.b.lower())) for rnd in self.played_rounds for p in rnd
-                      if p.b is not None}
-            byes = {p.a.lower() for rnd in self.played_rounds for p in rnd if p.b is None}
-            points = {s.name.lower(): s.points for s in self.standings()}
-            by_key = {name.lower(): name for name in ranking}
-            pairs, bye = swiss.pair_round([n.lower() for n in ranking], points, played, byes,
-                                          rounds_left=self.rounds - done)
-            pairings = [Pairing(by_key[a], by_key[b]) for a, b in pairs]
-            if bye is not None:
-                pairings.append(Pairing(by_key[bye], None))
-            return pairings
+            return self._swiss_pairings(self.pairing_request().solve())
         return self._next_knockout(done)
 
     def _next_knockout(self, done: int) -> list[Pairing]:
@@ -350,7 +433,9 @@ class Tournament:
             "creator": self.creator, "rounds": self.rounds, "consolation": self.consolation,
             "max": self.max_entrants, "bots": self.bots_allowed, "phase": self.phase.value,
             "noshow": self.noshow_seconds, "clock": None if self.clock is None else list(self.clock),
-            "created_at": self.created_at,
+            "created_at": self.created_at, "id": self.id,
+            **({} if self.deadline_days is None else {"deadline_days": self.deadline_days}),
+            **({} if self.move_days is None else {"move_days": self.move_days}),
             "entrants": [[e.name, e.rating, *([True] if e.bot else [])] for e in self.entrants], "seeds": list(self.seeds),
             "played_rounds": [[p.to_dict() for p in rnd] for rnd in self.played_rounds],
             "winner": self.winner,
@@ -368,7 +453,9 @@ class Tournament:
                 bots_allowed=bool(data.get("bots", False)), phase=Phase(data["phase"]),
                 noshow_seconds=int(data.get("noshow", 600)),
                 clock=None if data.get("clock") is None else (float(data["clock"][0]), float(data["clock"][1])),
-                created_at=float(data.get("created_at", 0.0)),
+                created_at=float(data.get("created_at", 0.0)), id=int(data.get("id", 0)),
+                deadline_days=None if data.get("deadline_days") is None else int(data["deadline_days"]),
+                move_days=None if data.get("move_days") is None else float(data["move_days"]),
                 entrants=[Entrant(str(e[0]), float(e[1]), bool(e[2]) if len(e) > 2 else False)
                           for e in data.get("entrants", [])],
                 seeds=[str(s) for s in data.get("seeds", [])],
