@@ -119,6 +119,11 @@ export const createOptions = [
   { fields: () => [check("t-bots", "bots may enter")], words: () => (checked("t-bots") ? ["bots"] : []) },
   { fields: () => [check("t-consolation", "consolation bracket")],
     words: (format) => (format === "knockout" && checked("t-consolation") ? ["consolation"] : []) },
+  // A league (each round lasts so many days) or a correspondence tournament (days per move).
+  { fields: () => [number("t-deadline", "days per round", { min: 1, max: 90, placeholder: "none" })],
+    words: () => (value("t-deadline") ? ["deadline", value("t-deadline")] : []) },
+  { fields: () => [number("t-days", "correspondence: days per move", { min: 0.01, step: "any", placeholder: "no" })],
+    words: () => (value("t-days") ? ["days", value("t-days")] : []) },
 ];
 
 // Open a tournament: its name, format, match length and options.

@@ -35,7 +35,7 @@ def _show(page: Page, name: str) -> str:
 
 
 def test_a_tournament_is_created_started_and_cancelled_from_the_page(browser: WebDriver, tmp_path: Path) -> None:
-    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 4, 2], coin=0), **{"admin.admins": ["carol"]}) as server:
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 4, 2], coin=0), **{"admin.admins": ["carol"], "tournaments.tournament_live_per_creator": 3}) as server:
         alice = Page(browser, server.url, new_tab=False)
         register(alice, "alice")
         # A swiss with every option a swiss takes.
@@ -67,6 +67,16 @@ def test_a_tournament_is_created_started_and_cancelled_from_the_page(browser: We
         alice.click('button[data-action="t-create"]')
         alice.wait_log("Tournament ko opened by alice.")
         assert "Options: consolation bracket." in _show(alice, "ko")
+        # A correspondence league: rounds of 7 days, a day per move.
+        _open_tournaments(alice)
+        alice.fill("#t-name", "corr")
+        Select(alice.find("#t-format")).select_by_value("roundrobin")
+        alice.fill("#t-length", "1")
+        alice.fill("#t-deadline", "7")
+        alice.fill("#t-days", "1")
+        alice.click('button[data-action="t-create"]')
+        alice.wait_log("Tournament corr opened by alice.")
+        assert "Rounds of 7 days; correspondence matches, 1 day per move." in _show(alice, "corr")
 
         # bob may enter, not direct: no Start or Cancel for him, in the list or the view.
         bob = Page(browser, server.url)
