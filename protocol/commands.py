@@ -14,6 +14,7 @@ is only checked for its words, not for legality.
 
 from __future__ import annotations
 
+import datetime
 import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -713,13 +714,16 @@ TOURNAMENT_FORMATS: Final = ("knockout", "swiss", "roundrobin")
 #: `clock` alone in `tournament create`: the federations' standard, 12 s + 2 min per point (K2).
 TOURNAMENT_STANDARD_CLOCK: Final = (12.0, 120.0)
 MAX_TOURNAMENT_ROUNDS: Final = 99
-MAX_TOURNAMENT_ENTRANTS: Final = 512
+#: The parser's bound on `max N`; the server's own, lower, is `tournament_max_entrants`.
+MAX_TOURNAMENT_ENTRANTS: Final = 10_000
 MAX_NOSHOW_SECONDS: Final = 7 * 24 * 3600
 #: The longest round of a league or correspondence tournament (`deadline DAYS`).
 MAX_ROUND_DEADLINE_DAYS: Final = 90
 MAX_TOURNAMENT_NAME: Final = 24
 _TOURNAMENT_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOURNAMENT_NAME}}}")
 _SECONDS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,3})?")
+_TOURNAMENT_ID = re.compile(r"#[0-9]{1,9}")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @attrs.frozen
@@ -762,13 +766,29 @@ class TournamentSpec:
         return tuple(words)
 
 
+class TournamentListing(enum.Enum):
+    """`tournament list all|finished [PAGE]`: which tournaments a listing pages through
+    (plain `tournament list` shows the live ones, open and running)."""
+
+    ALL = "all"
+    FINISHED = "finished"
+
+
 @attrs.frozen
 class Tournament:
-    """`tournament ACTION [NAME [FORMAT LENGTH options]]` (fibsd's extension, T5)."""
+    """`tournament ACTION [NAME [FORMAT LENGTH options]]` (fibsd's extension, T5), and
+    `tournament list [all|finished [PAGE]]`, `tournament show #ID | NAME [YYYY-MM-DD]`."""
 
     action: TournamentAction
     name: str | None = None
     spec: TournamentSpec | None = None
+    #: `tournament show #ID`: that tournament, whatever its name (then `name` is None).
+    record_id: int | None = None
+    #: `tournament show NAME YYYY-MM-DD`: the one of that name created that day (UTC).
+    day: datetime.date | None = None
+    #: `tournament list all|finished [PAGE]` (None: the live ones).
+    listing: TournamentListing | None = None
+    page: int = 1
 
 
 @attrs.frozen
@@ -1315,7 +1335,9 @@ def _parse_tournament(rest: str) -> Command:
         raise CommandError(Text.TOURNAMENT_USAGE.value)
     action = found[0]
     if action is TournamentAction.LIST:
-        return Tournament(action)
+        return _parse_tournament_list(words[1:])
+    if action is TournamentAction.SHOW and len(words) >= 2 and _TOURNAMENT_ID.fullmatch(words[1]):
+        return Tournament(action, record_id=int(words[1][1:]))
     if len(words) < 2:
         raise CommandError(
             Text.TOURNAMENT_CREATE_USAGE.value if action is TournamentAction.CREATE
@@ -1326,7 +1348,26 @@ def _parse_tournament(rest: str) -> Command:
             else render(Text.TOURNAMENT_NEEDS_NAME, text=action.value))
     if action is TournamentAction.CREATE:
         return Tournament(action, words[1], parse_tournament_spec(words[2:]))
+    if action is TournamentAction.SHOW and len(words) >= 3:
+        try:
+            day = datetime.date.fromisoformat(words[2]) if _DAY.fullmatch(words[2]) else None
+        except ValueError:
+            day = None
+        if day is None:
+            raise CommandError(Text.TOURNAMENT_SHOW_USAGE.value)
+        return Tournament(action, words[1], day=day)
     return Tournament(action, words[1])  # (extra words ignored, as FIBS does)
+
+
+def _parse_tournament_list(words: Sequence[str]) -> Tournament:
+    """`[all|finished [PAGE]]` after `tournament list`."""
+    if not words:
+        return Tournament(TournamentAction.LIST)
+    listing = next((kind for kind in TournamentListing if kind.value == words[0].lower()), None)
+    page = _bounded_number(words[1], 1, 1_000_000) if len(words) == 2 else 1
+    if listing is None or len(words) > 2 or page is None:
+        raise CommandError(Text.TOURNAMENT_LIST_USAGE.value)
+    return Tournament(TournamentAction.LIST, listing=listing, page=page)
 
 
 def _parse_setbot(rest: str) -> Command:
@@ -1868,8 +1909,13 @@ def format_command(command: Command | LoginLine) -> str:
             return _join("team", text)
         case Boxside(text):
             return _join("boxside", text)
-        case Tournament(action, name, spec):
-            return _join("tournament", action.value, name, *(() if spec is None else spec.words()))
+        case Tournament(action, name, spec, record_id, day, listing, page):
+            if listing is not None:
+                return _join("tournament", action.value, listing.value, str(page))
+            if record_id is not None:
+                return _join("tournament", action.value, f"#{record_id}")
+            return _join("tournament", action.value, name, *(() if spec is None else spec.words()),
+                         None if day is None else day.isoformat())
         case Setbot(name, bot):
             return f"setbot {name} {'on' if bot else 'off'}"
         case _:

@@ -140,21 +140,25 @@ class TournamentTag:
     saves it with the match), and `MatchFinished` hands it back: the tournament finds the
     pairing by it, never by the players' names and the match length."""
 
-    #: The tournament's name (its key in the registry's tournaments, any case).
+    #: The tournament's name (as it was when the match started; names are reused).
     tournament: str
     #: The round, from 1.
     round: int
     #: The pairing's place in that round, from 0.
     pairing: int
+    #: The tournament's id (its key in the registry's tournaments): a saved match of a
+    #: finished tournament never credits a new one of the same name. 0: a tag saved
+    #: before tournaments had ids (it names the live tournament of that name).
+    id: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tournament": self.tournament, "round": self.round, "pairing": self.pairing}
+        return {"tournament": self.tournament, "round": self.round, "pairing": self.pairing, "id": self.id}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentTag:
         """ValueError if `data` is not a saved tag."""
         try:
-            return cls(str(data["tournament"]), int(data["round"]), int(data["pairing"]))
+            return cls(str(data["tournament"]), int(data["round"]), int(data["pairing"]), int(data.get("id", 0)))
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a tournament tag: {error!r}") from error
 

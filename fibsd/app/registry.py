@@ -94,9 +94,12 @@ class Registry:
         #: on first use, so a restart resumes them).
         self.chouettes: dict[int, ChouetteTable[Session]] = {}
         self.chouettes_loaded = False
-        #: Every tournament by its name's key (`fibsd.app.tournaments` loads the saved ones
-        #: on first use, so a restart resumes them with all their results).
+        #: Each tournament name's key to the tournament it names: the live one, else the
+        #: most recent one over (`fibsd.app.tournaments` loads the saved ones on first
+        #: use, so a restart resumes them with all their results).
         self.tournaments: dict[str, Tournament] = {}
+        #: Every tournament, over ones included, by its id (a name may be reused).
+        self.tournament_records: dict[int, Tournament] = {}
         self.tournaments_loaded = False
         #: When running match clocks run out, nearest first (`fibsd.app.play.match_clock`:
         #: the tick looks at its top).

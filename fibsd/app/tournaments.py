@@ -46,13 +46,15 @@ TICK_SECONDS = 1.0
 
 
 def tournaments(registry: Registry) -> dict[str, Tournament]:
-    """Every tournament by its name's key (the saved ones are loaded the first time).
+    """Each name's key to the tournament it names: the live one (open or running), else the
+    most recent one over. The saved ones are loaded the first time (`records` has them all).
 
     A pairing still to be played gets its full no-show time again after a restart: the
     server was away, not the players."""
     if not registry.tournaments_loaded:
         registry.tournaments_loaded = True
         now = registry.clock.now()
+        loaded = []
         for data in registry.reader.saved_tournaments():
             try:
                 tournament = Tournament.from_dict(data)
@@ -60,12 +62,48 @@ def tournaments(registry: Registry) -> dict[str, Tournament]:
                 continue  # an unreadable one stays in the store, untouched
             for pairing in tournament.pending():
                 pairing.since = now
-            registry.tournaments[tournament.name.lower()] = tournament
+            loaded.append(tournament)
+        for tournament in sorted(loaded, key=lambda t: t.id):
+            if tournament.id <= 0:  # (a state saved without its id: given one now)
+                tournament.id = max(registry.tournament_records, default=0) + 1
+            add(registry, tournament)
     return registry.tournaments
 
 
+def records(registry: Registry) -> dict[int, Tournament]:
+    """Every tournament, over ones included, by its id."""
+    tournaments(registry)
+    return registry.tournament_records
+
+
+def add(registry: Registry, tournament: Tournament) -> None:
+    """Keep `tournament` (a new one, or one loaded): by its id, and by its name unless a
+    live one has that name (a new one's name is never a live one's: `_create` checks)."""
+    registry.tournament_records[tournament.id] = tournament
+    key = tournament.name.lower()
+    named = registry.tournaments.get(key)
+    if named is None or not named.live or tournament.live:
+        registry.tournaments[key] = tournament
+
+
+def next_id(registry: Registry) -> int:
+    """The id of the next tournament created (ids are never reused)."""
+    return max(records(registry), default=0) + 1
+
+
 def find(registry: Registry, name: str) -> Tournament | None:
+    """The tournament called `name`: the live one, else the most recent one over."""
     return tournaments(registry).get(name.lower())
+
+
+def find_live(registry: Registry, name: str) -> Tournament | None:
+    found = find(registry, name)
+    return found if found is not None and found.live else None
+
+
+def live(registry: Registry) -> list[Tournament]:
+    """The open and running tournaments."""
+    return [t for t in tournaments(registry).values() if t.live]
 
 
 def running(registry: Registry) -> list[Tournament]:
@@ -74,8 +112,8 @@ def running(registry: Registry) -> list[Tournament]:
 
 def persist(tournament: Tournament, out: Outcome) -> None:
     """Save `tournament` with the outcome that changed it (committed before it is told)."""
-    name, data = tournament.name, tournament.to_dict()
-    out.write(lambda store: store.save_tournament(name, data))
+    number, name, data = tournament.id, tournament.name, tournament.to_dict()
+    out.write(lambda store: store.save_tournament(number, name, data))
 
 
 # ------------------------------------------------------------------ who hears what
@@ -241,7 +279,7 @@ def _invitation(registry: Registry, tournament: Tournament, pairing: Pairing,
 def tag(tournament: Tournament, pairing: Pairing) -> TournamentTag:
     """The tag of `pairing`, of the current round of `tournament`."""
     place = next(index for index, other in enumerate(tournament.current) if other is pairing)
-    return TournamentTag(tournament.name, tournament.round_number, place)
+    return TournamentTag(tournament.name, tournament.round_number, place, tournament.id)
 
 
 def tagged(registry: Registry, finished: MatchFinished) -> tuple[Tournament, Pairing] | None:
@@ -363,8 +401,12 @@ def arrive(registry: Registry, session: Session, out: Outcome) -> None:
 
 def pairing_tagged(registry: Registry, found: TournamentTag | None) -> tuple[Tournament, Pairing] | None:
     """The running tournament and the undecided pairing of its current round that a
-    match's tag names (None: no tag, or the pairing is decided or of a past round)."""
-    tournament = None if found is None else find(registry, found.tournament)
+    match's tag names (None: no tag, or the pairing is decided or of a past round). The
+    tag's id names the tournament (a tag saved before ids: the live one of its name), so
+    a match of a tournament that is over never counts for a new one of the same name."""
+    if found is None:
+        return None
+    tournament = records(registry).get(found.id) if found.id else find_live(registry, found.tournament)
     if found is None or tournament is None or tournament.phase is not Phase.RUNNING:
         return None
     if found.round != tournament.round_number or not 0 <= found.pairing < len(tournament.current):

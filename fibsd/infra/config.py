@@ -23,7 +23,8 @@ typo must not silently leave a default in force):
     [analysis]   analysis_gnubg, analysis_workers, analysis_queue_size,
                  analysis_time_limit_seconds, analysis_checker_plies,
                  analysis_cube_plies, analysis_auto, puzzle_threshold
-    [tournaments] tournament_creators, tournament_noshow_seconds
+    [tournaments] tournament_creators, tournament_noshow_seconds,
+                 tournament_live_per_creator, tournament_live_max, tournament_max_entrants
     [clocks]     clock_required_for_rated, clock_default_overtime_seconds,
                  clock_max_delay_seconds, clock_max_reserve_seconds, correspondence_max_days
     [bots]       house_bots, bots_gnubg, bots_rated, bots_restart_max_seconds
@@ -100,7 +101,8 @@ TABLES: Final[Mapping[str, tuple[str, ...]]] = {
         "puzzle_threshold",
     ),
     # Issue 24: club tournaments (docs/tournaments.md).
-    "tournaments": ("tournament_creators", "tournament_noshow_seconds"),
+    "tournaments": ("tournament_creators", "tournament_noshow_seconds", "tournament_live_per_creator",
+                    "tournament_live_max", "tournament_max_entrants"),
     # Issue 22: match clocks and correspondence (docs/clocks.md).
     "clocks": (
         "clock_required_for_rated",
@@ -298,6 +300,9 @@ def _validate(config: Config) -> None:
     _number_in("puzzle_threshold", config.puzzle_threshold, 0.001, 2.0)
     _one_of("tournament_creators", config.tournament_creators, TOURNAMENT_CREATORS)
     _seconds("tournament_noshow_seconds", config.tournament_noshow_seconds, 1, 7 * 24 * 3600)
+    _int_in("tournament_live_per_creator", config.tournament_live_per_creator, 1, 1000)
+    _int_in("tournament_live_max", config.tournament_live_max, 1, 10_000)
+    _int_in("tournament_max_entrants", config.tournament_max_entrants, 2, 10_000)  # (protocol.commands.MAX_TOURNAMENT_ENTRANTS)
     if type(config.clock_required_for_rated) is not bool:
         raise _fail("clock_required_for_rated", "must be true or false", config.clock_required_for_rated)
     _seconds("clock_default_overtime_seconds", config.clock_default_overtime_seconds, 0, 3600)
@@ -452,6 +457,12 @@ class Config:
     # the accounts in `admins`), and the no-show time of a tournament that sets none.
     tournament_creators: str = "members"
     tournament_noshow_seconds: float = 600.0
+    # Issue 35: live (open or running) tournaments a member may have created at a time
+    # (administrators exempt), live ones on the server at a time, and entrants in one
+    # (the highest `max` a tournament may set, and the bound of `tournament join`).
+    tournament_live_per_creator: int = 2
+    tournament_live_max: int = 20
+    tournament_max_entrants: int = 512
     # [clocks] (docs/clocks.md): whether a rated (fixed-length) match needs a clock; the
     # overtime every clocked match gets unless its invitation names one (K4; 0: none);
     # the longest delay and the longest reserve of a whole match (per game in unlimited

@@ -395,8 +395,9 @@ class PuzzleStore(Protocol):
 class TournamentStore(Protocol):
     """Tournaments (docs/tournaments.md), each one's whole state saved after every change."""
 
-    def save_tournament(self, name: str, state: dict[str, object]) -> None:
-        """Store (or replace) tournament `name`'s whole state (names unique in any case)."""
+    def save_tournament(self, tournament_id: int, name: str, state: dict[str, object]) -> None:
+        """Store (or replace) tournament number `tournament_id`'s whole state (its name is
+        kept beside it: names are reused once a tournament is over, ids never)."""
 
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -24,6 +25,7 @@ from fibsd.store import (
     StoreError,
 )
 from fibsd.store import sqlite as store_module
+from fibsd.store.families.tournaments import Tournaments
 from fibsd.store.sqlite import SCHEMA_VERSION
 from fibsd.store.sqlite import SQLiteStore as Store
 from protocol.vocabulary import SortWho
@@ -378,16 +380,51 @@ def test_a_batch_undoes_a_failing_write_alone_even_a_database_error(store: Store
     assert [m.text for m in store.pending_messages("alice")] == ["kept"]
 
 
-def test_tournaments_are_saved_whole_and_replaced_by_name_in_any_case(backend: StoreBackend) -> None:
+def test_tournaments_are_saved_whole_by_id_and_a_name_reused_keeps_the_old_record(backend: StoreBackend) -> None:
     with backend.open() as store:
-        store.save_tournament("Club", {"name": "Club", "phase": "open", "entrants": [["alice", 1500.0]]})
-        store.save_tournament("cup", {"name": "cup", "phase": "running"})
-        store.save_tournament("CLUB", {"name": "CLUB", "phase": "finished", "winner": "alice"})
+        store.save_tournament(1, "Club", {"name": "Club", "phase": "open", "entrants": [["alice", 1500.0]]})
+        store.save_tournament(2, "cup", {"name": "cup", "phase": "running"})
+        store.save_tournament(1, "Club", {"name": "Club", "phase": "finished", "winner": "alice"})
+        store.save_tournament(3, "CLUB", {"name": "CLUB", "phase": "open"})  # the name again
     # What the reader gives is what the store held when it opened (the core loads once).
     with backend.open() as store:
-        saved = sorted(store.saved_tournaments(), key=lambda data: str(data["name"]).lower())
-    assert saved == [{"name": "CLUB", "phase": "finished", "winner": "alice"},
-                     {"name": "cup", "phase": "running"}]
+        saved = store.saved_tournaments()
+    assert saved == [{"name": "Club", "phase": "finished", "winner": "alice", "id": 1},
+                     {"name": "cup", "phase": "running", "id": 2},
+                     {"name": "CLUB", "phase": "open", "id": 3}]
+
+
+def _tournaments_by_id_migration(migrations: tuple[str, ...]) -> int:
+    """The schema version that gave tournaments their ids (issue 35)."""
+    return next(number for number, step in enumerate(migrations, start=1)
+                if isinstance(step, str) and "tournaments_by_name" in step)
+
+
+def test_tournaments_saved_before_ids_keep_their_state_and_are_numbered_in_order(
+    backend: StoreBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fibsd.store.postgresql as postgresql_module
+
+    module: Any = postgresql_module if backend.is_postgresql else store_module
+    version = _tournaments_by_id_migration(module.MIGRATIONS)
+    monkeypatch.setattr(module, "MIGRATIONS", module.MIGRATIONS[:version - 1])
+    monkeypatch.setattr(module, "SCHEMA_VERSION", version - 1)
+    # (a store at that version could not read tournaments as this one does: not asked)
+    monkeypatch.setattr(Tournaments, "saved_tournaments", lambda self: [])
+    older = {"name": "older", "phase": "finished", "created_at": 100.0, "winner": "bob"}
+    newer = {"name": "Newer", "phase": "running", "created_at": 200.0}
+    with backend.open() as store:  # the schema as it was: tournaments keyed by name
+        with store._write() as db:
+            for state in (older, newer):
+                db.execute("INSERT INTO tournaments (name, state) VALUES (?, ?)",
+                           (state["name"], json.dumps(state)))
+    monkeypatch.undo()
+    with backend.open() as store:
+        assert store.saved_tournaments() == [{**older, "id": 1}, {**newer, "id": 2}]
+        store.save_tournament(3, "OLDER", {"name": "OLDER", "phase": "open", "created_at": 300.0})
+    with backend.open() as store:
+        assert [(s["id"], s["name"], s["phase"]) for s in store.saved_tournaments()] == [
+            (1, "older", "finished"), (2, "Newer", "running"), (3, "OLDER", "open")]
 
 
 def test_the_bot_mark_is_kept_with_the_account(store: Store) -> None:

@@ -388,7 +388,7 @@ def test_the_pairing_result_is_the_tagged_match_not_any_match_between_the_two() 
     driver.send("pa", "leave")  # the tournament's match is saved, with its tag
     saved = driver.store.saved_match("pa", "pb")
     assert saved is not None
-    assert saved["tournament"] == {"tournament": "ko", "round": 1, "pairing": 0}
+    assert saved["tournament"] == {"tournament": "ko", "round": 1, "pairing": 0, "id": 1}
     driver.send("pb", "toggle ready")  # (ready for invitations; inviting readies pa)
     driver.send("pa", "invite pb 1")  # a match of their own, replacing the saved one
     driver.send("pb", "join pa")

@@ -707,7 +707,7 @@ def test_tournament_and_setbot_refusals_say_the_usage(line: str) -> None:
 @pytest.mark.parametrize(("line", "answer"), [
     ("tournament create x knockout 3 noshow 0",
      "** Tournament option 'noshow' takes a number from 1 to 604800."),
-    ("tournament create x knockout 3 max 1", "** Tournament option 'max' takes a number from 2 to 512."),
+    ("tournament create x knockout 3 max 1", "** Tournament option 'max' takes a number from 2 to 10000."),
     ("tournament create x swiss 3 rounds", "** Tournament option 'rounds' takes a number from 1 to 99."),
     ("tournament create " + "n" * 25 + " knockout 3",
      "** A tournament's name is 1 to 24 letters, digits, - and _."),

@@ -2,14 +2,17 @@
 and the administrators' `setbot` (B1).
 
 Checks who may do what (creating: any member or administrators only, as the
-configuration says; starting and cancelling: the creator or an administrator; bots only
-where the creator allowed them) and hands the rest to `fibsd.app.tournaments`, which
-pairs the rounds and starts the matches.
+configuration says, within the limits on live tournaments; starting and cancelling: the
+creator or an administrator; bots only where the creator allowed them) and hands the rest
+to `fibsd.app.tournaments`, which pairs the rounds and starts the matches. Listings show
+the live tournaments, or page through the records (every one is kept under its id).
 """
 
 from __future__ import annotations
 
+import datetime
 import logging
+import math
 
 import attrs
 
@@ -44,10 +47,20 @@ _REFUSALS = {
 }
 
 
+#: Tournaments a page of `tournament list all|finished` shows.
+PAGE_SIZE = 20
+
+
 def tournament(registry: Registry, session: Session, command: c.Tournament, out: Outcome) -> None:
     A = c.TournamentAction
     if command.action is A.LIST:
-        _list(registry, session, out)
+        if command.listing is None:
+            _list(registry, session, out)
+        else:
+            _list_records(registry, session, command.listing, command.page, out)
+        return
+    if command.action is A.SHOW and (command.record_id is not None or command.day is not None):
+        _show_record(registry, session, command, out)
         return
     assert command.name is not None
     if command.action is A.CREATE:
@@ -89,20 +102,31 @@ def _create(registry: Registry, session: Session, name: str, spec: c.TournamentS
         return
     if not _clock_allowed(registry, session, spec, out):
         return
-    known = tournaments.tournaments(registry)
-    existing = known.get(name.lower())
-    if existing is not None and existing.phase in (Phase.OPEN, Phase.RUNNING):
+    config = registry.config
+    if spec.max_entrants is not None and spec.max_entrants > config.tournament_max_entrants:
+        out.to(session, TextLine.of(Text.TOURNAMENT_BAD_VALUE, text="max", low=2, high=config.tournament_max_entrants))
+        return
+    existing = tournaments.find_live(registry, name)
+    if existing is not None:
         out.to(session, TextLine.of(Text.TOURNAMENT_NAME_TAKEN, text=existing.name))
+        return
+    live = tournaments.live(registry)
+    mine = [t for t in live if t.creator.lower() == session.key]
+    if len(mine) >= config.tournament_live_per_creator and not config.is_admin(session.name):
+        out.to(session, TextLine.of(Text.TOURNAMENT_CREATOR_LIMIT, n=len(mine)))
+        return
+    if len(live) >= config.tournament_live_max:
+        out.to(session, TextLine.of(Text.TOURNAMENT_SERVER_LIMIT, n=len(live)))
         return
     created = Tournament(
         name=name, format=Format(spec.format), length=spec.length, creator=session.name,
         rounds=spec.rounds, consolation=spec.consolation, max_entrants=spec.max_entrants,
         bots_allowed=spec.bots,
         noshow_seconds=spec.noshow_seconds or int(registry.config.tournament_noshow_seconds),
-        clock=spec.clock, created_at=registry.clock.now(),
+        clock=spec.clock, created_at=registry.clock.now(), id=tournaments.next_id(registry),
         deadline_days=_round_days(spec), move_days=spec.move_days,
     )
-    known[name.lower()] = created  # (a finished one of that name is replaced)
+    tournaments.add(registry, created)  # (a finished one of that name keeps its record)
     tournaments.persist(created, out)
     line = TextLine.of(Text.TOURNAMENT_CREATED, text=name, name=session.name)
     out.to(session, line)
@@ -149,7 +173,8 @@ def _join(registry: Registry, session: Session, tournament: Tournament, out: Out
         out.to(session, TextLine.of(Text.TOURNAMENT_NO_BOTS, text=tournament.name))
         return
     try:
-        tournament.join(session.name, session.account.rating, bot=session.account.bot)
+        tournament.join(session.name, session.account.rating, bot=session.account.bot,
+                        limit=registry.config.tournament_max_entrants)
     except TournamentError as error:
         _refuse(session, tournament, error, out)
         return
@@ -223,15 +248,68 @@ def _describe(tournament: Tournament) -> str:
 
 
 def _list(registry: Registry, session: Session, out: Outcome) -> None:
-    shown = [t for t in tournaments.tournaments(registry).values() if t.phase is not Phase.CANCELLED]
+    """The live tournaments (open and running), newest first."""
+    shown = tournaments.live(registry)
     if not shown:
         out.to(session, TextLine.of(Text.TOURNAMENT_NONE))
         return
     out.to(session, TextLine.of(Text.TOURNAMENT_LIST_HEADER))
-    for t in sorted(shown, key=lambda t: (-t.created_at, t.name.lower())):
+    for t in sorted(shown, key=lambda t: (-t.created_at, -t.id)):
         out.to(session, TextLine.of(
             Text.TOURNAMENT_LIST_ENTRY, text=t.name, names=f"{_describe(t)}, {t.phase.value}",
             length=t.length, count=len(t.entrants), name=t.creator))
+
+
+def _list_records(registry: Registry, session: Session, listing: c.TournamentListing, page: int,
+                  out: Outcome) -> None:
+    """Every tournament (`all`) or those over (`finished`: finished or cancelled), newest
+    first, PAGE_SIZE to a page, each with its number and the day it was created."""
+    kept = sorted(tournaments.records(registry).values(), key=lambda t: -t.id)
+    if listing is c.TournamentListing.FINISHED:
+        kept = [t for t in kept if not t.live]
+    if not kept:
+        out.to(session, TextLine.of(Text.TOURNAMENT_NONE_LISTED, text=listing.value))
+        return
+    pages = math.ceil(len(kept) / PAGE_SIZE)
+    if page > pages:
+        out.to(session, TextLine.of(Text.TOURNAMENT_NO_SUCH_PAGE, n=page, text=listing.value,
+                                    count=count_phrase(pages, "page")))
+        return
+    lines = [TextLine.of(Text.TOURNAMENT_LIST_RECORDS_HEADER, text=listing.value)]
+    for t in kept[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]:
+        lines.append(TextLine.of(
+            Text.TOURNAMENT_LIST_RECORD, n=t.id, text=t.name, day=_day(t).isoformat(),
+            names=f"{_describe(t)}, {t.phase.value}", length=t.length, count=len(t.entrants), name=t.creator))
+    if page < pages:
+        lines.append(TextLine.of(Text.TOURNAMENT_LIST_NEXT_PAGE, n=page, count=pages, text=listing.value,
+                                 next=page + 1))
+    else:
+        lines.append(TextLine.of(Text.TOURNAMENT_LIST_PAGE, n=page, count=pages))
+    out.to(session, *lines)
+
+
+def _day(t: Tournament) -> datetime.date:
+    """The day (UTC) `t` was created: with its name, it names a record."""
+    return datetime.datetime.fromtimestamp(t.created_at, datetime.UTC).date()
+
+
+def _show_record(registry: Registry, session: Session, command: c.Tournament, out: Outcome) -> None:
+    """`tournament show #ID`, or `tournament show NAME YYYY-MM-DD` (the most recent one of
+    that name created that day)."""
+    kept = tournaments.records(registry)
+    if command.record_id is not None:
+        found = kept.get(command.record_id)
+        if found is None:
+            out.to(session, TextLine.of(Text.TOURNAMENT_NO_SUCH_NUMBER, n=command.record_id))
+            return
+        show(registry, session, found, out)
+        return
+    assert command.name is not None and command.day is not None
+    named = [t for t in kept.values() if t.name.lower() == command.name.lower() and _day(t) == command.day]
+    if not named:
+        out.to(session, TextLine.of(Text.TOURNAMENT_NO_SUCH_DAY, text=command.name, day=command.day.isoformat()))
+        return
+    show(registry, session, max(named, key=lambda t: t.id), out)
 
 
 def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> None:
@@ -262,6 +340,10 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_FINISHED, rounds=count_phrase(t.round_number, "round")))
         case Phase.CANCELLED:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_CANCELLED))
+    lines.append(TextLine.of(Text.TOURNAMENT_SHOW_NUMBER, n=t.id, day=_day(t).isoformat()))
+    if t.live and _may_direct(registry, session, t):
+        lines.append(TextLine.of(Text.TOURNAMENT_SHOW_MAY_START if t.phase is Phase.OPEN
+                                 else Text.TOURNAMENT_SHOW_MAY_CANCEL, text=t.name))
     ratings = {e.name: e.rating for e in t.entrants}
     bots = {e.name for e in t.entrants if e.bot}
     for number, name in enumerate(t.seeds or [e.name for e in t.entrants], start=1):

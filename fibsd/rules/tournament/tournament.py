@@ -192,6 +192,9 @@ class Tournament:
     #: A correspondence tournament: days per move of its matches (None: live matches).
     move_days: float | None = None
     created_at: float = 0.0
+    #: The tournament's number, given by the server when it is created and never reused:
+    #: names are unique only among live tournaments, so a record is reached by its id.
+    id: int = 0
     phase: Phase = Phase.OPEN
     entrants: list[Entrant] = attrs.field(factory=list)
     #: The seeding, best first (set at start).
@@ -210,12 +213,14 @@ class Tournament:
                 return entrant
         return None
 
-    def join(self, name: str, rating: float, *, bot: bool = False) -> None:
+    def join(self, name: str, rating: float, *, bot: bool = False, limit: int | None = None) -> None:
+        """Enter `name`, within the tournament's `max` and the server's `limit`."""
         if self.phase is not Phase.OPEN:
             raise TournamentError("started")
         if self.entrant(name) is not None:
             raise TournamentError("already")
-        if self.max_entrants is not None and len(self.entrants) >= self.max_entrants:
+        bounds = [most for most in (self.max_entrants, limit) if most is not None]
+        if bounds and len(self.entrants) >= min(bounds):
             raise TournamentError("full")
         self.entrants.append(Entrant(name, rating, bot))
 
@@ -226,6 +231,11 @@ class Tournament:
         if entrant is None:
             raise TournamentError("not_entered")
         self.entrants.remove(entrant)
+
+    @property
+    def live(self) -> bool:
+        """Open or running: its name is taken, and it counts against the limits."""
+        return self.phase in (Phase.OPEN, Phase.RUNNING)
 
     def cancel(self) -> None:
         if self.phase in (Phase.FINISHED, Phase.CANCELLED):
@@ -426,7 +436,7 @@ class Tournament:
             "creator": self.creator, "rounds": self.rounds, "consolation": self.consolation,
             "max": self.max_entrants, "bots": self.bots_allowed, "phase": self.phase.value,
             "noshow": self.noshow_seconds, "clock": None if self.clock is None else list(self.clock),
-            "created_at": self.created_at,
+            "created_at": self.created_at, "id": self.id,
             **({} if self.deadline_days is None else {"deadline_days": self.deadline_days}),
             **({} if self.move_days is None else {"move_days": self.move_days}),
             "entrants": [[e.name, e.rating, *([True] if e.bot else [])] for e in self.entrants], "seeds": list(self.seeds),
@@ -446,7 +456,7 @@ class Tournament:
                 bots_allowed=bool(data.get("bots", False)), phase=Phase(data["phase"]),
                 noshow_seconds=int(data.get("noshow", 600)),
                 clock=None if data.get("clock") is None else (float(data["clock"][0]), float(data["clock"][1])),
-                created_at=float(data.get("created_at", 0.0)),
+                created_at=float(data.get("created_at", 0.0)), id=int(data.get("id", 0)),
                 deadline_days=None if data.get("deadline_days") is None else int(data["deadline_days"]),
                 move_days=None if data.get("move_days") is None else float(data["move_days"]),
                 entrants=[Entrant(str(e[0]), float(e[1]), bool(e[2]) if len(e) > 2 else False)

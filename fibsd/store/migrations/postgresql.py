@@ -220,4 +220,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (kind, subject)
     );
     """,
+    # 17: every tournament kept under an id; the rows there were numbered by creation.
+    """
+    ALTER TABLE tournaments ADD COLUMN id BIGINT;
+    UPDATE tournaments SET id = numbered.id FROM (
+        SELECT name, row_number() OVER (
+            ORDER BY (state::jsonb ->> 'created_at')::double precision NULLS FIRST, name) AS id
+        FROM tournaments) AS numbered
+    WHERE tournaments.name = numbered.name;
+    ALTER TABLE tournaments DROP CONSTRAINT tournaments_pkey;
+    ALTER TABLE tournaments ALTER COLUMN id SET NOT NULL;
+    ALTER TABLE tournaments ADD PRIMARY KEY (id);
+    CREATE INDEX tournaments_by_name ON tournaments (name);
+    """,
 )

@@ -247,4 +247,18 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         PRIMARY KEY (kind, subject)
     );
     """,
+    # 17: every tournament kept under an id (issue 35): a name is unique only among open
+    # and running tournaments, and a finished one's record is never overwritten. The rows
+    # there were keep their state and are numbered in the order they were first saved.
+    """
+    CREATE TABLE tournaments_kept (
+        id     INTEGER PRIMARY KEY,
+        name   TEXT NOT NULL COLLATE NOCASE,
+        state  TEXT NOT NULL  -- JSON: fibsd.rules.tournament.Tournament.to_dict
+    );
+    INSERT INTO tournaments_kept (id, name, state) SELECT rowid, name, state FROM tournaments ORDER BY rowid;
+    DROP TABLE tournaments;
+    ALTER TABLE tournaments_kept RENAME TO tournaments;
+    CREATE INDEX tournaments_by_name ON tournaments (name);
+    """,
 )
