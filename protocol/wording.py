@@ -1070,6 +1070,7 @@ class Text(enum.Enum):
     TOURNAMENT_SHOW_RULES_CLOCK = "  No-show time {noshow}; clock: {delay_phrase} delay, {reserve_phrase} reserve per point."
     TOURNAMENT_SHOW_OPEN = "  Open for entries: {count} entered."
     TOURNAMENT_SHOW_RUNNING = "  Round {n} of {count} is being played."
+    TOURNAMENT_SHOW_PAIRING = "  Round {n} of {count} is being paired."
     TOURNAMENT_SHOW_FINISHED = "  Finished after {rounds}."
     TOURNAMENT_SHOW_CANCELLED = "  Cancelled."
     TOURNAMENT_SHOW_ENTRANT = "  Seed {n}: {name} ({text})"

@@ -5,7 +5,8 @@ The rung between the aftermath and the lobby: the aftermath hands every finished
 here (`match_finished`), the tick runs the no-show times and the rounds' deadlines of
 leagues and correspondence tournaments (`tick`), presence tells a
 player who logs in of his pairing (`arrive`), and the verbs (`fibsd.app.verbs.tournament`)
-create, enter, start and cancel. The pairing rules are pure (`fibsd.rules.tournament`);
+create, enter, start and cancel. A Swiss round is paired in a worker thread
+(`pair_off_the_loop`). The pairing rules are pure (`fibsd.rules.tournament`);
 this module keeps the registry's tournaments (loaded from the store on first use, so a
 restart or a kill -9 resumes every one with all its results), saves each change with
 the outcome that made it, and starts each pairing's match through the lobby as soon as
@@ -20,13 +21,13 @@ from typing import Any
 from fibsd.app.lobby.rating import rate
 from fibsd.app.lobby import start
 from fibsd.app.lobby.seating import pair_key
-from fibsd.app.outcome import MatchFinished, Outcome, TournamentTag
+from fibsd.app.outcome import Job, MatchFinished, Outcome, TournamentTag
 from fibsd.app.play import match_clock
 from fibsd.app.presentation import local_time
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.rules.timecontrol import TimeControl
-from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament
+from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament, TournamentError
 from protocol.listings import short_date
 from protocol.messages import TextLine
 from protocol.wording import Text, count_phrase
@@ -329,12 +330,48 @@ def match_finished(registry: Registry, finished: MatchFinished, out: Outcome) ->
 
 def _record(registry: Registry, tournament: Tournament, pairing: Pairing, winner: str | None,
             score: tuple[int, int], ending: Ending, out: Outcome) -> None:
-    following = tournament.record(pairing, winner, score, ending)
+    following = tournament.record(pairing, winner, score, ending, defer=True)
     persist(tournament, out)
     if tournament.phase is Phase.FINISHED:
         announce_end(registry, tournament, out)
     else:
-        announce_round(registry, tournament, following, out)
+        next_round(registry, tournament, following, out)
+
+
+def next_round(registry: Registry, tournament: Tournament, pairings: list[Pairing], out: Outcome) -> None:
+    """A round was paired (announce it) or, for a Swiss, is to be paired off the loop."""
+    if pairings:
+        announce_round(registry, tournament, pairings, out)
+    else:
+        pair_off_the_loop(registry, tournament, out)
+
+
+def pair_off_the_loop(registry: Registry, tournament: Tournament, out: Outcome) -> None:
+    """A Swiss `awaiting_pairing`: its next round is paired in a worker thread (a
+    background job: every other command is answered meanwhile, whatever the field), then
+    applied, saved and announced, unless the tournament moved on meanwhile (cancelled:
+    the result is dropped). Nothing is saved for the job itself: a restart finds the
+    tournament awaiting and pairs it again (`tick`)."""
+    if not tournament.awaiting_pairing or tournament.pairing_underway:
+        return
+    tournament.pairing_underway = True
+    request = tournament.pairing_request()
+
+    def paired(solved: tuple[list[tuple[str, str]], str | None]) -> Outcome:
+        done = Outcome()
+        tournament.pairing_underway = False
+        try:
+            pairings = tournament.apply_pairing(request, solved)
+        except TournamentError:
+            return done  # (cancelled, or paired already: this result is stale)
+        persist(tournament, done)
+        if tournament.phase is Phase.FINISHED:  # (only byes: cannot happen, but never stall)
+            announce_end(registry, tournament, done)
+        else:
+            announce_round(registry, tournament, pairings, done)
+        return done
+
+    out.run(Job.background(request.solve, paired, name=f"tournament {tournament.name}: pairing round {request.round}"))
 
 
 def announce_end(registry: Registry, tournament: Tournament, out: Outcome) -> None:
@@ -432,6 +469,7 @@ def tick(registry: Registry, now: float) -> Outcome:
     Then every pairing whose players are both free starts."""
     out = Outcome()
     for tournament in running(registry):
+        pair_off_the_loop(registry, tournament, out)  # (a restart found it awaiting)
         for pairing in list(tournament.pending()):
             if pairing.b is None or tournament.phase is not Phase.RUNNING:
                 continue

@@ -12,7 +12,7 @@ import { stopClock } from "./clocks.js";
 // A tournament's pairing for this user: the match it starts is named by the tournament and
 // round. (Seen here, before tournaments.js is loaded: the match may start at once.)
 onClipLines((line) => {
-  const m = /^Tournament (\S+): round (\d+): your \d+-point match with (\S+) /.exec(line);
+  const m = /^Tournament (\S+): round (\d+): your \d+-point (?:correspondence )?match with (\S+) /.exec(line);
   if (m) state.nextTournament = { title: `tournament ${m[1]}, round ${m[2]}`, opponent: m[3] };
   return false;
 });

@@ -1,6 +1,9 @@
-// Tournaments (docs/tournaments.md), loaded on first use: the list with Join and Show, one
-// tournament drawn as its settings, seeds, bracket and standings, the live results (every
-// `Tournament NAME ...` line) and the player's next pairing at the top of the lobby.
+// Tournaments (docs/tournaments.md), loaded on first use: the list with Join and Show (and
+// Start and Cancel for its creator), the form that opens one with every option of
+// `tournament create`, one tournament drawn as its settings, seeds, bracket and standings
+// (with Start and Cancel when the server says this user may direct it: its creator or an
+// administrator), the live results (every `Tournament NAME ...` line) and the player's next
+// pairing at the top of the lobby.
 
 import { $, attention, button, h, log, onLines, send, state, view } from "./client.js";
 
@@ -22,10 +25,11 @@ function tournamentLine(line) {
       const r = /^  (\S+): (.*), (\w+), (\d+)-point matches, (\d+) entered, by (\S+)$/.exec(l);
       if (!r) return false;
       const open = r[3] === "open";
+      const mine = r[6] === state.name;
       rows.append(h("tr", { dataName: r[1] }, h("td", {}, r[1]),
         h("td", {}, `${r[2]}, ${r[4]}-point matches, ${r[5]} entered, by ${r[6]}: ${open ? "open for entries" : r[3]}`),
         h("td", {}, open ? button("Join", () => act(`tournament join ${r[1]}`), "t-join") : null,
-          open && r[6] === state.name ? button("Start", () => act(`tournament start ${r[1]}`), "t-start") : null,
+          ...(mine ? directing(r[1], open) : []),
           button("Show", () => send(`tournament show ${r[1]}`), "t-show"))));
       return true;
     });
@@ -36,7 +40,7 @@ function tournamentLine(line) {
     return true;
   }
   if ((m = /^Tournament (\S+): (\S+), (\d+)-point matches, (.*)\.$/.exec(line)) && /created by/.test(line)) {
-    const show = { name: m[1], head: line.slice(11), rules: [], rounds: [], standings: [], seeds: [] };
+    const show = { name: m[1], head: line.slice(11), rules: [], rounds: [], standings: [], seeds: [], may: null };
     let round = null;
     const paint = () => extra.replaceChildren(...[h("h3", {}, `Tournament ${show.name}`), h("p", {}, show.head),
       ...show.rules.map((t) => h("p", { className: "hint" }, t)),
@@ -45,11 +49,13 @@ function tournamentLine(line) {
       h("div", { id: "t-bracket", className: "bracket" }, ...show.rounds.map((r) =>
         h("div", { className: "round" }, h("strong", {}, r.title), ...r.games.map((g) => h("div", { className: "game" }, g))))),
       show.standings.length ? h("ol", { id: "t-standings" }, ...show.standings.map((t) => h("li", {}, t))) : null,
+      show.may ? h("div", { className: "row", id: "t-direct" }, ...directing(show.name, show.may === "start")) : null,
       liveBox()].filter(Boolean));
     paint();
     return reader((l) => {
       let r;
       if ((r = /^  Seed \d+: ((\S+) \(.*?\))(, a bot)?$/.exec(l))) show.seeds.push({ name: r[2], text: r[1], bot: !!r[3] });
+      else if ((r = /^  You may (start|cancel) it \(/.exec(l))) show.may = r[1];
       else if ((r = /^  (Round \d+.*):$/.exec(l))) { round = { title: r[1], games: [] }; show.rounds.push(round); }
       else if ((r = /^    \d+\. (.*)$/.exec(l))) show.standings.push(r[1]);
       else if ((r = /^    (.*)$/.exec(l)) && round) round.games.push(r[1]);
@@ -70,7 +76,7 @@ function tournamentLine(line) {
       state.result.score = `${state.result.score || ""} ${won[2] === state.name ? "You win" : `${won[2]} wins`} tournament ${won[1]}!`.trim();
       view.renderControls();
     }
-    if (/ starts with \d+ players\.$| opened by /.test(text) && document.getElementById("tournaments")) send("tournament list");
+    if (/ starts with \d+ players\.$| opened by | is cancelled by /.test(text) && document.getElementById("tournaments")) send("tournament list");
     if (yours) {
       $("next-pairing").textContent = `Next: ${text}`;
       $("next-pairing").hidden = false;
@@ -85,17 +91,53 @@ function tournamentLine(line) {
   return false;
 }
 
-// Open a tournament: its name, format and match length (other options are typed:
-// 'help tournament').
+// Start (while it is open) and Cancel: shown only where this user may direct it.
+function directing(name, open) {
+  return [open ? button("Start", () => act(`tournament start ${name}`), "t-start") : null,
+    button("Cancel", () => act(`tournament cancel ${name}`), "t-cancel")].filter(Boolean);
+}
+
+// An option field of the form: a number (empty: the server's default) or a check box.
+const number = (id, label, attrs) => h("label", {}, `${label} `, h("input", { id, type: "number", size: 5, ...attrs }));
+const check = (id, label) => h("label", {}, h("input", { id, type: "checkbox" }), ` ${label}`);
+const value = (id) => document.getElementById(id)?.value.trim() || "";
+const checked = (id) => !!document.getElementById(id)?.checked;
+
+// The options of `tournament create`, in its order, each the words it adds (none when
+// left empty). Other options are added here with their fields.
+export const createOptions = [
+  { fields: () => [number("t-rounds", "rounds", { min: 1, max: 99, placeholder: "swiss" })],
+    words: (format) => (format === "swiss" && value("t-rounds") ? ["rounds", value("t-rounds")] : []) },
+  { fields: () => [check("t-clock", "clock"), number("t-delay", "delay s", { min: 0, placeholder: "12" }),
+    number("t-reserve", "reserve s/point", { min: 1, placeholder: "120" })],
+    words: () => (!checked("t-clock") ? [] : value("t-delay") && value("t-reserve")
+      ? ["clock", value("t-delay"), value("t-reserve")] : ["clock"]) },
+  { fields: () => [number("t-noshow", "no-show s", { min: 1, placeholder: "default" })],
+    words: () => (value("t-noshow") ? ["noshow", value("t-noshow")] : []) },
+  { fields: () => [number("t-max", "at most", { min: 2, placeholder: "any" })],
+    words: () => (value("t-max") ? ["max", value("t-max")] : []) },
+  { fields: () => [check("t-bots", "bots may enter")], words: () => (checked("t-bots") ? ["bots"] : []) },
+  { fields: () => [check("t-consolation", "consolation bracket")],
+    words: (format) => (format === "knockout" && checked("t-consolation") ? ["consolation"] : []) },
+  // A league (each round lasts so many days) or a correspondence tournament (days per move).
+  { fields: () => [number("t-deadline", "days per round", { min: 1, max: 90, placeholder: "none" })],
+    words: () => (value("t-deadline") ? ["deadline", value("t-deadline")] : []) },
+  { fields: () => [number("t-days", "correspondence: days per move", { min: 0.01, step: "any", placeholder: "no" })],
+    words: () => (value("t-days") ? ["days", value("t-days")] : []) },
+];
+
+// Open a tournament: its name, format, match length and options.
 function createForm() {
   const name = h("input", { id: "t-name", placeholder: "name", size: 10 });
   const format = h("select", { id: "t-format" }, ...["knockout", "swiss", "roundrobin"].map((f) => h("option", { value: f }, f)));
   const length = h("input", { id: "t-length", type: "number", min: 1, max: 99, value: 3, size: 3 });
-  return h("div", { className: "row", id: "t-create" }, name, format, length, h("span", {}, "-point matches"),
-    button("Open a tournament", () => {
+  return h("div", { id: "t-create" }, h("div", { className: "row" }, name, format, length, h("span", {}, "-point matches")),
+    h("div", { className: "row hint" }, ...createOptions.flatMap((option) => option.fields())),
+    h("div", { className: "row" }, button("Open a tournament", () => {
       const n = name.value.trim();
-      if (n) act(`tournament create ${n} ${format.value} ${Math.max(1, Math.min(99, Number(length.value) || 1))}`);
-    }, "t-create"));
+      const words = createOptions.flatMap((option) => option.words(format.value));
+      if (n) act(["tournament create", n, format.value, Math.max(1, Math.min(99, Number(length.value) || 1)), ...words].join(" "));
+    }, "t-create")));
 }
 
 function liveBox() {

@@ -72,18 +72,23 @@ def test_entrants_are_bounded_by_the_setting_in_max_and_in_join() -> None:
 def test_a_finished_record_is_kept_when_its_name_is_reused_across_a_restart(backend: StoreBackend) -> None:
     # Both backends (tests/conftest.py): the core on a store, stopped, and a new core on
     # the same database, which loads what the store holds.
-    store = cast(Store, backend.open())
+    with backend.open() as opened:
+        _play_and_reuse_the_name(cast(Store, opened))
+    with backend.open() as reopened:
+        _check_the_records(cast(Store, reopened))
+
+
+def _play_and_reuse_the_name(store: Store) -> None:
     driver = _driver(store=store, admin__admins=["boss"])
     for name in ("pa", "pb", "boss"):
         driver.log_in(name)
     assert "Tournament club is over: pa wins." in _knockout_of_two(driver, "club", creator="boss")
     # The name is free again once the tournament is over; the new one is a new record.
     assert driver.send("pb", "tournament create club swiss 3")[0].startswith("Tournament club opened by pb.")
-    clock = driver.clock
-    store.close()
 
-    reopened = cast(Store, backend.open())
-    again = CoreDriver(store=reopened, clock=clock, admin__admins=["boss"])
+
+def _check_the_records(store: Store) -> None:
+    again = CoreDriver(store=store, admin__admins=["boss"])
     again.log_in("pc")
     assert [(t.id, t.name, t.phase) for t in again.registry.tournament_records.values()] == [
         (1, "club", Phase.FINISHED), (2, "club", Phase.OPEN)]
@@ -100,11 +105,10 @@ def test_a_finished_record_is_kept_when_its_name_is_reused_across_a_restart(back
     assert again.send("pc", "tournament show club 2001-13-01") == [
         "** Usage: tournament show <name> [<yyyy-mm-dd>] | tournament show #<number>"]
     # Once the new one is cancelled, the name shows the most recent one over.
-    again.send("pc", "tournament list")
+    assert again.send("pc", "tournament list")[1:] == ["  club: swiss, open, 3-point matches, 0 entered, by pb"]
     again.log_in("pb")
     again.send("pb", "tournament cancel club")
     assert "  Cancelled." in again.send("pc", "tournament show club")
-    reopened.close()
 
 
 def test_a_tag_of_an_old_tournament_never_names_a_new_one_of_the_same_name() -> None:

@@ -200,7 +200,7 @@ def _start(registry: Registry, session: Session, tournament: Tournament, out: Ou
         out.to(session, TextLine.of(Text.TOURNAMENT_CREATOR_ONLY, name=tournament.creator))
         return
     try:
-        first = tournament.start()
+        first = tournament.start(defer=True)
     except TournamentError as error:
         _refuse(session, tournament, error, out)
         return
@@ -210,7 +210,7 @@ def _start(registry: Registry, session: Session, tournament: Tournament, out: Ou
         listeners.append(session)
     out.to_each(listeners, TextLine.of(
         Text.TOURNAMENT_BEGINS, text=tournament.name, count=len(tournament.entrants)))
-    tournaments.announce_round(registry, tournament, first, out)
+    tournaments.next_round(registry, tournament, first, out)
 
 
 def _cancel(registry: Registry, session: Session, tournament: Tournament, out: Outcome) -> None:
@@ -345,6 +345,8 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     match t.phase:
         case Phase.OPEN:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPEN, count=len(t.entrants)))
+        case Phase.RUNNING if t.awaiting_pairing:
+            lines.append(TextLine.of(Text.TOURNAMENT_SHOW_PAIRING, n=t.round_number + 1, count=t.rounds or 0))
         case Phase.RUNNING:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RUNNING, n=t.round_number, count=t.rounds or 0))
         case Phase.FINISHED:

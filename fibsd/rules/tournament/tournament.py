@@ -201,6 +201,9 @@ class Tournament:
     seeds: list[str] = attrs.field(factory=list)
     played_rounds: list[list[Pairing]] = attrs.field(factory=list)
     winner: str | None = None
+    #: The server is pairing the next round in a worker thread (not saved: a restart
+    #: finds the tournament `awaiting_pairing` and pairs it again).
+    pairing_underway: bool = attrs.field(default=False, eq=False)
 
     # ------------------------------------------------------------------ entrants
 
