@@ -184,14 +184,14 @@ def _begin(registry: Registry, schedule: Schedule, out: Outcome) -> None:
         _cancel(registry, schedule, found, listeners, out)
         return
     try:
-        first = found.start()
+        first = found.start(defer=True)  # (a Swiss pairs its first round off the loop)
     except TournamentError:  # (fewer than the format's minimum)
         _cancel(registry, schedule, found, listeners, out)
         return
     tournaments.persist(found, out)
     log.info("schedule %s: %s starts with %d players", schedule.name, found.name, len(found.entrants))
     out.to_each(listeners, TextLine.of(Text.TOURNAMENT_BEGINS, text=found.name, count=len(found.entrants)))
-    tournaments.announce_round(registry, found, first, out)
+    tournaments.next_round(registry, found, first, out)
 
 
 def _cancel(registry: Registry, schedule: Schedule, found: Tournament, listeners: list[Session],

@@ -177,3 +177,18 @@ def test_schedules_survive_a_restart_and_an_occurrence_missed_while_down_is_skip
     third.create("pc")
     third.log_in("pc")
     assert third.send("pc", "tournament schedules")[2].endswith("next: Thu 2026-12-10 20:00 CET")
+
+
+def test_a_swiss_occurrence_is_paired_off_the_loop_at_its_start() -> None:
+    driver = _driver()
+    driver.create("boss", *PLAYERS)
+    for name in ("boss", *PLAYERS):
+        driver.log_in(name)
+    driver.send("boss", "tournament schedule eve daily 18:00 swiss 1 rounds 2")
+    _move_to(driver, _at(2026, 12, 1, 17))
+    for name in PLAYERS:
+        driver.send(name, "tournament join eve-2026-12-01")
+    _move_to(driver, _at(2026, 12, 1, 18))
+    told = driver.take("pa")
+    assert "Tournament eve-2026-12-01 starts with 3 players." in told
+    assert any(line.startswith("Tournament eve-2026-12-01: round 1 pairings: ") for line in told), told
