@@ -3,7 +3,9 @@
 // `tournament create`, one tournament drawn as its settings, seeds, bracket and standings
 // (with Start and Cancel when the server says this user may direct it: its creator or an
 // administrator), the live results (every `Tournament NAME ...` line) and the player's next
-// pairing at the top of the lobby.
+// pairing at the top of the lobby. Beside the list, the recurring events (`tournament
+// schedules`: each one's rule in words and next occurrence on the server's clock), and, for
+// a user the server lets make schedules, a "repeat" choice in the form.
 
 import { $, attention, button, h, log, onLines, send, state, view } from "./client.js";
 
@@ -15,11 +17,33 @@ function act(command) { send(command); view.renderControls(); }
 onLines((line) => tournamentLine(line), true);
 
 const live = [];
+// The recurring events as `tournament schedules` last said, and whether this user may
+// make one (its last line says so).
+const schedules = { rows: [], may: false };
 function tournamentLine(line) {
   let m;
+  if (line === "Tournament schedules:" || /^\*\* There are no tournament schedules\./.test(line)) {
+    schedules.rows = [];
+    schedules.may = false;
+    repaintSchedules();
+    return reader((l) => {
+      // "  NAME: RULE IN WORDS, FORMAT[, OPTIONS], N-point matches, at least N players, by CREATOR; next: WHEN"
+      const r = /^  (\S+): (.*?), ((?:knockout|swiss|roundrobin).*), (\d+)-point matches, at least (\d+) players, by (\S+); next: (.*)$/.exec(l);
+      if (r) schedules.rows.push({ name: r[1], rule: r[2], what: `${r[3]}, ${r[4]}-point matches, at least ${r[5]} players, by ${r[6]}`, next: r[7] });
+      else if (/^  You may make schedules /.test(l)) schedules.may = true;
+      else return false;
+      repaintSchedules();
+      return true;
+    });
+  }
+  if (/^Tournament schedule \S+(: | removed\.$)/.test(line)) {
+    log(line, "notice");
+    if (document.getElementById("t-schedules")) send("tournament schedules");
+    return true;
+  }
   if (line === "Tournaments:") {
     const rows = h("tbody");
-    extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), createForm(), liveBox());
+    extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), schedulesBox(), createForm(), liveBox());
     return reader((l) => {
       // "  NAME: FORMAT[, OPTIONS], PHASE, N-point matches, N entered, by CREATOR"
       const r = /^  (\S+): (.*), (\w+), (\d+)-point matches, (\d+) entered, by (\S+)$/.exec(l);
@@ -36,7 +60,7 @@ function tournamentLine(line) {
   }
   if (/^\*\* There are no tournaments\./.test(line)) {
     extra.replaceChildren(h("h3", {}, "Tournaments"), h("p", { className: "hint" }, "No tournament is open."),
-      createForm(), liveBox());
+      schedulesBox(), createForm(), liveBox());
     return true;
   }
   if ((m = /^Tournament (\S+): (\S+), (\d+)-point matches, (.*)\.$/.exec(line)) && /created by/.test(line)) {
@@ -76,7 +100,7 @@ function tournamentLine(line) {
       state.result.score = `${state.result.score || ""} ${won[2] === state.name ? "You win" : `${won[2]} wins`} tournament ${won[1]}!`.trim();
       view.renderControls();
     }
-    if (/ starts with \d+ players\.$| opened by | is cancelled by /.test(text) && document.getElementById("tournaments")) send("tournament list");
+    if (/ starts with \d+ players\.$| opened by | is cancelled by /.test(text) && document.getElementById("t-create")) send("tournament list");
     if (yours) {
       $("next-pairing").textContent = `Next: ${text}`;
       $("next-pairing").hidden = false;
@@ -126,17 +150,53 @@ export const createOptions = [
     words: () => (value("t-days") ? ["days", value("t-days")] : []) },
 ];
 
-// Open a tournament: its name, format, match length and options.
+// The recurring events: name, rule in words, what each occurrence is, the next one.
+function schedulesBox() {
+  // (a block per event, its text wrapping: a phone's width holds it)
+  return h("div", { id: "t-schedules" }, h("strong", {}, "Recurring events"), ...(schedules.rows.length
+    ? schedules.rows.map((s) => h("p", { dataSchedule: s.name }, h("strong", {}, s.name), ` ${s.rule}; next: ${s.next}`,
+      h("br"), h("span", { className: "hint" }, s.what)))
+    : [h("p", { className: "hint" }, "No recurring events.")]));
+}
+
+function repaintSchedules() {
+  document.getElementById("t-schedules")?.replaceWith(schedulesBox());
+  const form = document.getElementById("t-create");
+  if (form && !!document.getElementById("t-repeat") !== schedules.may) form.replaceWith(createForm());
+}
+
+// "Repeat" (for a user who may make schedules): once, or every day or every week at a time.
+const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+function repeatFields() {
+  return !schedules.may ? [] : [h("label", {}, "repeat ", h("select", { id: "t-repeat" },
+    ...["once", "daily", "weekly"].map((r) => h("option", { value: r }, r)))),
+  h("select", { id: "t-repeat-day" }, ...DAYS.map((d) => h("option", { value: d }, d))),
+  h("label", {}, "at ", h("input", { id: "t-repeat-time", placeholder: "20:00", size: 5 })),
+  number("t-min", "at least", { min: 2, placeholder: "2" })];
+}
+
+// The words that make the tournament repeat (`tournament schedule NAME WHEN`), or none.
+function repeatWords(name) {
+  const every = value("t-repeat");
+  if (!every || every === "once") return null;
+  return ["tournament schedule", name, every, ...(every === "weekly" ? [value("t-repeat-day")] : []), value("t-repeat-time") || "20:00"];
+}
+
+// Open a tournament (or make it repeat): its name, format, match length and options.
 function createForm() {
   const name = h("input", { id: "t-name", placeholder: "name", size: 10 });
   const format = h("select", { id: "t-format" }, ...["knockout", "swiss", "roundrobin"].map((f) => h("option", { value: f }, f)));
   const length = h("input", { id: "t-length", type: "number", min: 1, max: 99, value: 3, size: 3 });
   return h("div", { id: "t-create" }, h("div", { className: "row" }, name, format, length, h("span", {}, "-point matches")),
     h("div", { className: "row hint" }, ...createOptions.flatMap((option) => option.fields())),
+    schedules.may ? h("div", { className: "row hint" }, ...repeatFields()) : null,
     h("div", { className: "row" }, button("Open a tournament", () => {
       const n = name.value.trim();
       const words = createOptions.flatMap((option) => option.words(format.value));
-      if (n) act(["tournament create", n, format.value, Math.max(1, Math.min(99, Number(length.value) || 1)), ...words].join(" "));
+      const repeat = repeatWords(n);
+      const what = [format.value, Math.max(1, Math.min(99, Number(length.value) || 1)), ...words];
+      if (n && repeat) act([...repeat, ...what, ...(value("t-min") ? ["min", value("t-min")] : [])].join(" "));
+      else if (n) act(["tournament create", n, ...what].join(" "));
     }, "t-create")));
 }
 
@@ -145,4 +205,4 @@ function liveBox() {
     ...live.map((t) => h("div", { className: "hint" }, t)));
 }
 
-export const tournaments = () => send("tournament list");
+export const tournaments = () => { send("tournament list"); send("tournament schedules"); };

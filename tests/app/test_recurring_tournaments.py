@@ -51,6 +51,8 @@ def test_a_weekly_schedule_opens_cancels_then_starts_its_occurrences() -> None:
         "Tournament schedules:",
         "  thu: every Thursday at 20:00 Europe/Paris, knockout, 1-point matches, at least 3 players, by boss;"
         " next: Thu 2026-12-03 20:00 CET"]
+    you_may = "  You may make schedules ('tournament schedule <name> <when> <format> <length> [options] [min N]')."
+    assert driver.send("boss", "tournament schedules")[-1] == you_may
     # Opened an hour ahead (tournament_open_ahead_seconds), not a second earlier.
     _move_to(driver, _at(2026, 12, 3, 18, 59, 59))
     assert "thu-2026-12-03" not in driver.registry.tournaments
@@ -99,7 +101,8 @@ def test_only_its_maker_or_an_administrator_removes_a_schedule() -> None:
         "** Only the schedule's creator (pa) or an administrator may do that."]
     assert driver.send("boss", "tournament unschedule eve") == ["Tournament schedule eve removed."]
     assert driver.send("pa", "tournament schedules") == [
-        "** There are no tournament schedules. Type 'tournament schedule' to make one."]
+        "** There are no tournament schedules. Type 'tournament schedule' to make one.",
+        "  You may make schedules ('tournament schedule <name> <when> <format> <length> [options] [min N]')."]
     assert driver.send("pa", "tournament unschedule eve") == ["** There is no schedule called eve."]
     _move_to(driver, _at(2026, 12, 1, 17, 30))
     assert not driver.registry.tournaments

@@ -29,7 +29,7 @@ def schedule(registry: Registry, session: Session, command: c.Tournament, out: O
     """`tournament schedule NAME WHEN... FORMAT LENGTH [options] [min N]`."""
     assert command.name is not None and command.spec is not None
     config = registry.config
-    if config.tournament_schedulers == "admins" and not config.is_admin(session.name):
+    if not _may_schedule(registry, session):
         out.to(session, TextLine.of(Text.TOURNAMENT_SCHEDULE_ADMINS_ONLY))
         return
     spec = command.spec
@@ -85,11 +85,18 @@ def _refusal(error: ScheduleError) -> TextLine:
             return TextLine.of(Text.TOURNAMENT_SCHEDULE_BAD_WHEN, text=error.word)
 
 
+def _may_schedule(registry: Registry, session: Session) -> bool:
+    config = registry.config
+    return config.tournament_schedulers == "members" or config.is_admin(session.name)
+
+
 def list_schedules(registry: Registry, session: Session, out: Outcome) -> None:
-    """`tournament schedules`: each schedule, in words, with its next occurrence."""
+    """`tournament schedules`: each schedule, in words, with its next occurrence; then,
+    to a user who may make one, a line saying so (the web page offers "repeat" then)."""
     found = sorted(recurring.schedules(registry).values(), key=lambda s: s.name.lower())
+    may = [TextLine.of(Text.TOURNAMENT_SCHEDULES_YOU_MAY)] if _may_schedule(registry, session) else []
     if not found:
-        out.to(session, TextLine.of(Text.TOURNAMENT_SCHEDULES_NONE))
+        out.to(session, TextLine.of(Text.TOURNAMENT_SCHEDULES_NONE), *may)
         return
     lines = [TextLine.of(Text.TOURNAMENT_SCHEDULES_HEADER)]
     for each in found:
@@ -99,7 +106,7 @@ def list_schedules(registry: Registry, session: Session, out: Outcome) -> None:
             names=f"{recurring.in_words(each.recurrence)}, {describe_settings(settings)}",
             length=settings["length"], count=each.minimum, name=each.creator,
             date=recurring.when(registry, recurring.next_start(each))))
-    out.to(session, *lines)
+    out.to(session, *lines, *may)
 
 
 def unschedule(registry: Registry, session: Session, name: str, out: Outcome) -> None:
