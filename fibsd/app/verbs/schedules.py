@@ -62,7 +62,7 @@ def schedule(registry: Registry, session: Session, command: c.Tournament, out: O
     )
     recurring.schedules(registry)[made.name.lower()] = made
     recurring.persist(made, out)
-    log.warning("%s schedules tournament %s: %s", session.name, made.name, recurrence)
+    log.warning("%s schedules tournament %s: %s in %s", session.name, made.name, recurrence.rule, recurrence.zone)
     out.to(session, TextLine.of(Text.TOURNAMENT_SCHEDULE_MADE, text=made.name, names=recurring.in_words(recurrence),
                                 date=recurring.when(registry, made.next_occurrence())))
 
