@@ -992,6 +992,7 @@ class Text(enum.Enum):
     TOURNAMENT_SCHEDULES_HEADER = "Tournament schedules:"
     TOURNAMENT_SCHEDULES_ENTRY = "  {text}: {names}, {length}-point matches, at least {count} players, by {name}; next: {date}"
     TOURNAMENT_SCHEDULES_YOU_MAY = "  You may make schedules ('tournament schedule <name> <when> <format> <length> [options] [min N]')."
+    TOURNAMENT_SHOW_SCHEDULED = "  Opened by schedule {text}: it starts {date} if at least {count} players have entered."
     TOURNAMENT_SCHEDULE_EVERY_DAY = "every day at {text}"
     TOURNAMENT_SCHEDULE_EVERY_WEEK = "every {names} at {text}"
     TOURNAMENT_SCHEDULE_NO_NEXT = "none, the rule has ended"

@@ -92,6 +92,14 @@ def when(registry: Registry, moment: float | None) -> str:
     return local.strftime("%a %Y-%m-%d %H:%M %Z")
 
 
+def opener(registry: Registry, tournament: Tournament) -> Schedule | None:
+    """The schedule that opened `tournament` and will start it at its hour, if any."""
+    for schedule in schedules(registry).values():
+        if schedule.opened is not None and schedule.opened.lower() == tournament.name.lower():
+            return schedule
+    return None
+
+
 def next_start(schedule: Schedule) -> float | None:
     """The start of the occurrence opened and waiting, else of the next one."""
     return schedule.starts_at if schedule.opened is not None else schedule.next_occurrence()

@@ -63,6 +63,8 @@ def test_a_weekly_schedule_opens_cancels_then_starts_its_occurrences() -> None:
               " to enter.")
     assert driver.take("watcher") == [opened]
     assert driver.registry.tournaments["thu-2026-12-03"].phase is Phase.OPEN
+    assert ("  Opened by schedule thu: it starts Thu 2026-12-03 20:00 CET if at least 3 players have entered."
+            in driver.send("pa", "tournament show thu-2026-12-03"))
     for name in ("pa", "pb"):
         driver.send(name, "tournament join thu-2026-12-03")
     # At the hour, two of the three needed: cancelled, and the entrants are told why.

@@ -16,7 +16,7 @@ import math
 
 import attrs
 
-from fibsd.app import tournaments
+from fibsd.app import recurring, tournaments
 from fibsd.app.lobby.bot_marks import announce_bot_mark
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import match_clock
@@ -345,6 +345,10 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
     match t.phase:
         case Phase.OPEN:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPEN, count=len(t.entrants)))
+            schedule = recurring.opener(registry, t)
+            if schedule is not None:
+                lines.append(TextLine.of(Text.TOURNAMENT_SHOW_SCHEDULED, text=schedule.name,
+                                         date=recurring.when(registry, schedule.starts_at), count=schedule.minimum))
         case Phase.RUNNING if t.awaiting_pairing:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_PAIRING, n=t.round_number + 1, count=t.rounds or 0))
         case Phase.RUNNING:
