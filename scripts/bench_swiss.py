@@ -27,9 +27,11 @@ sys.path.insert(0, str(TOP))
 from fibsd.rules.tournament import Format, Phase, Tournament, swiss
 
 
-def run(size: int, rounds: int, seed: int, old: bool) -> tuple[list[float], list[float], int]:
-    """Seconds per round paired (new, and old when asked) over one Swiss of `size`, and
-    how many rounds the score groups could not pair (the whole-field matching did)."""
+def run(size: int, rounds: int, seed: int, old: bool) -> tuple[list[float], list[float], int, int]:
+    """Seconds per round paired (new, and old when asked) over one Swiss of `size`; how
+    many rounds the score groups could not pair one by one (floaters floated on down a
+    group more in a big field; a small field took the whole-field matching), and how many
+    the whole-field matching paired."""
     rng = random.Random(seed)
     t = Tournament("bench", Format.SWISS, length=1, creator="p1", rounds=rounds)
     for i in range(1, size + 1):
@@ -37,6 +39,7 @@ def run(size: int, rounds: int, seed: int, old: bool) -> tuple[list[float], list
     new_times: list[float] = []
     old_times: list[float] = []
     fallbacks = 0
+    whole = 0
     t.start(defer=True)
     while t.awaiting_pairing:
         request = t.pairing_request()
@@ -55,6 +58,9 @@ def run(size: int, rounds: int, seed: int, old: bool) -> tuple[list[float], list
         if swiss._pair_by_groups(ranking, request.points, set(request.played), set(request.had_bye),
                                  request.rounds_left) is None:
             fallbacks += 1
+            if swiss._pair_by_groups(ranking, request.points, set(request.played), set(request.had_bye),
+                                     request.rounds_left, float_on=size > swiss._EXACT_FIELD) is None:
+                whole += 1
         for pairing in t.pending():
             assert pairing.b is not None
             better = min(pairing.names, key=t.seed_of)
@@ -62,7 +68,7 @@ def run(size: int, rounds: int, seed: int, old: bool) -> tuple[list[float], list
             winner = better if rng.random() < 0.6 else worse
             t.record(pairing, winner, (1, 0) if winner == pairing.a else (0, 1), defer=True)
     assert t.phase is Phase.FINISHED
-    return new_times, old_times, fallbacks
+    return new_times, old_times, fallbacks, whole
 
 
 def main() -> None:
@@ -74,12 +80,12 @@ def main() -> None:
     parser.add_argument("--old", action="store_true", help="time the whole-field matching too (slow)")
     args = parser.parse_args()
     print(f"Swiss pairing, seed {args.seed}: milliseconds per round (round 1 included)")
-    print(f"{'entrants':>8}  {'rounds':>6}  {'median':>8}  {'max':>8}  {'fallbacks':>9}"
+    print(f"{'entrants':>8}  {'rounds':>6}  {'median':>8}  {'max':>8}  {'not by groups':>13}  {'whole field':>11}"
           + (f"  {'old median':>10}  {'old max':>8}" if args.old else ""))
     for size in (int(s) for s in args.sizes.split(",")):
         rounds = args.rounds or swiss.default_rounds(size)
-        new, old, fallbacks = run(size, rounds, args.seed, args.old)
-        line = f"{size:>8}  {rounds:>6}  {1000 * statistics.median(new):>8.1f}  {1000 * max(new):>8.1f}  {fallbacks:>9}"
+        new, old, fallbacks, whole = run(size, rounds, args.seed, args.old)
+        line = f"{size:>8}  {rounds:>6}  {1000 * statistics.median(new):>8.1f}  {1000 * max(new):>8.1f}  {fallbacks:>13}  {whole:>11}"
         if args.old and old:
             line += f"  {1000 * statistics.median(old):>10.1f}  {1000 * max(old):>8.1f}"
         print(line, flush=True)

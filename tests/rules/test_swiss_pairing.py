@@ -176,3 +176,53 @@ def test_a_floater_meets_the_best_of_the_group_below() -> None:
     assert bye == "p9"
     assert ("p1", "p2") in pairs and ("p3", "p4") in pairs  # p3 floats to p4, the best 1-pointer
     assert pairs[2:] == [("p5", "p7"), ("p6", "p8")]
+
+
+@settings(max_examples=6, deadline=None)
+@given(n=st.integers(40, 80), rounds=st.integers(14, 20), seed=st.integers(0, 2**32))
+def test_long_swisses_float_lone_leaders_down_without_a_repeat(n: int, rounds: int, seed: int) -> None:
+    """Late rounds of a long Swiss have score groups of one or two who met each other; a
+    lone leader who met the whole group below floats on down a group more."""
+    rng = random.Random(seed)
+    t = _swiss(n, rounds, rng)
+    t.start(defer=True)
+    while t.awaiting_pairing:
+        request = t.pairing_request()
+        pairs, bye = request.solve()
+        assert not any(frozenset(pair) in request.played for pair in pairs)
+        _no_pair_spans_more_score_groups_than_needed(request, pairs, bye)
+        t.apply_pairing(request, (pairs, bye))
+        _decide(t, rng)
+    assert t.phase is Phase.FINISHED and len(t.played_rounds) == rounds
+    met = [frozenset(p.names) for p in t.all_pairings() if p.b is not None]
+    assert len(met) == len(set(met))
+
+
+def test_a_lone_leader_who_met_the_group_below_floats_on_to_the_next() -> None:
+    """Big fields (`float_on`): p1 (3 points) met p2, the only 2-pointer, and p3: both float
+    on to the 1-pointers, p1 meeting the best he has not met; the rest pair in their groups."""
+    ranking = [f"p{i}" for i in range(1, 11)]
+    points = {"p1": 3, "p2": 2, **{f"p{i}": 1 for i in range(3, 7)}, **{f"p{i}": 0 for i in range(7, 11)}}
+    played = {frozenset(("p1", "p2")), frozenset(("p1", "p3"))}
+    assert swiss._pair_by_groups(ranking, points, played, set(), 2) is None  # (small: exact matching)
+    found = swiss._pair_by_groups(ranking, points, played, set(), 2, float_on=True)
+    assert found is not None
+    pairs, bye = found
+    assert bye is None
+    assert sorted(tuple(sorted(pair)) for pair in pairs) == [
+        ("p1", "p4"), ("p10", "p8"), ("p2", "p3"), ("p5", "p6"), ("p7", "p9")]
+
+
+def test_a_long_swiss_of_a_big_field_pairs_every_round_without_a_repeat() -> None:
+    """300 players, 16 rounds: late rounds float lone leaders on down; never a repeat."""
+    rng = random.Random(35)
+    t = _swiss(300, 16, rng)
+    t.start(defer=True)
+    while t.awaiting_pairing:
+        request = t.pairing_request()
+        pairs, bye = request.solve()
+        assert bye is None and not any(frozenset(pair) in request.played for pair in pairs)
+        assert sorted(name for pair in pairs for name in pair) == sorted(request.ranking)
+        t.apply_pairing(request, (pairs, bye))
+        _decide(t, rng)
+    assert t.phase is Phase.FINISHED and len(t.played_rounds) == 16

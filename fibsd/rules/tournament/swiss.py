@@ -41,6 +41,12 @@ _BASE = 10**9
 _SCORE_STEP = 10**5
 #: How many matchings a look-ahead may try before it gives up and takes the best one.
 _SEARCH_BUDGET = 20_000
+#: Fields up to this size fall back on the whole-field matching where score groups cannot
+#: be paired one by one (exact, and under half a second here at this size: see
+#: docs/benchmarks.md); bigger fields float the players left unpaired on down a group
+#: more instead (milliseconds at 512 where the matching took up to 16 s; the points
+#: between partners may add up to a little more than the exact matching's).
+_EXACT_FIELD = 128
 
 Pair = tuple[str, str]
 
@@ -76,7 +82,8 @@ def pair_round(
     """
     players = list(ranking)
     rank = {name: index for index, name in enumerate(players)}
-    fast = _pair_by_groups(players, points, played, had_bye, rounds_left)
+    fast = _pair_by_groups(players, points, played, had_bye, rounds_left,
+                           float_on=len(players) > _EXACT_FIELD)
     if fast is not None:
         return _ordered(fast[0], rank), fast[1]
     return _pair_whole_field(players, rank, points, played, had_bye, rounds_left)
@@ -134,6 +141,8 @@ def _pair_by_groups(
     played: set[frozenset[str]],
     had_bye: set[str],
     rounds_left: int,
+    *,
+    float_on: bool = False,
 ) -> tuple[list[Pair], str | None] | None:
     """The round paired score group by score group, best group first (None: the field
     does not allow it, and the whole-field matching decides).
@@ -147,7 +156,12 @@ def _pair_by_groups(
     its own; if that still leaves more than the odd one out, or a floater unpaired, or
     the pairing could leave a later round without a repeat-free pairing, this gives up.
     So each cut between score groups is crossed by one pair at most, and by one only when
-    the players above it are an odd number: no pair spans more groups than needed."""
+    the players above it are an odd number: no pair spans more groups than needed.
+
+    With `float_on` (big fields, where the whole-field matching is slow) it does not give
+    up where a group cannot be paired: whoever is left unpaired floats on down another
+    group, and floaters that reach the bottom are paired by matching the lowest groups
+    together, one more group up at a time."""
     bye: str | None = None
     field = players
     if len(players) % 2 == 1:
@@ -171,11 +185,24 @@ def _pair_by_groups(
             found_by_group.pop()
             group = [*entered.pop(), *members]
             paired = _match_group(group, points, played)
+        if paired is None and float_on:
+            # Late in a long Swiss a lone leader may have met everyone of the group below
+            # him: whoever is left unpaired floats on down, another group.
+            paired = _match_group(group, points, played, floaters_may_float=True)
         if paired is None:
             return None
         found, floaters = paired
         found_by_group.append(found)
         entered.append(group)
+    # Floaters that reached the bottom: the lowest groups are paired together, one more
+    # group up at a time, until everyone has a partner.
+    for depth in range(2, len(entered) + 1) if floaters and float_on else ():
+        together = list(dict.fromkeys(name for group in entered[-depth:] for name in group))
+        rematched = _match_group(together, points, played, floaters_may_float=True)
+        if rematched is not None and not rematched[1]:
+            found_by_group[-depth:] = [rematched[0]]
+            floaters = []
+            break
     if floaters:
         return None
     pairs = [pair for found in found_by_group for pair in found]
@@ -254,13 +281,15 @@ def _top_against_bottom(group: list[str], played: set[frozenset[str]]) -> list[P
 
 
 def _match_group(
-    group: list[str], points: Mapping[str, int], played: set[frozenset[str]]
+    group: list[str], points: Mapping[str, int], played: set[frozenset[str]],
+    *, floaters_may_float: bool = False,
 ) -> tuple[list[Pair], list[str]] | None:
     """A group (higher scores first: floaters, or a whole group above) paired by a
     maximum-weight matching of the pairs that have not met: as many pairs as can be, then
     the fewest points between partners (squared), then who is left out as low in the
     ranking as can be, then floaters with the nearest-ranked, and top half against bottom
-    half. Whoever is left out floats down; it may not be one who floated in."""
+    half. Whoever is left out floats down; it may not be one who floated in, unless
+    `floaters_may_float` (then this never fails)."""
     size = len(group)
     place = {name: index for index, name in enumerate(group)}
     lowest = points.get(group[-1], 0)
@@ -283,7 +312,7 @@ def _match_group(
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     paired = {name for pair in matching for name in pair}
     left = [name for name in group if name not in paired]
-    if any(points.get(name, 0) != lowest for name in left):
+    if not floaters_may_float and any(points.get(name, 0) != lowest for name in left):
         return None
     return [(a, b) for a, b in matching], left
 
