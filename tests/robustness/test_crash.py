@@ -21,8 +21,8 @@ who has logged out by then and only comes back after the restart.
 from __future__ import annotations
 
 import os
+import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -54,11 +54,8 @@ SENTINEL_COMMAND = "set boardstyle 3"
 SENTINEL_ANSWER = "Value of 'boardstyle' set to 3."
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+#: What the server logs once its telnet/CLIP listener is open (fibsd.shell.listeners).
+LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 
 
 class ServerProcess:
@@ -92,7 +89,10 @@ class ServerProcess:
 
     def _launch(self) -> subprocess.Popen[bytes]:
         self.runs += 1
-        self.port = _free_port()
+        # Port 0: the kernel's choice, read back from the log (`start`). A port probed free
+        # beforehand could be taken meanwhile by another test (the suite runs in two
+        # processes).
+        self.port = 0
         with open(self.log_path, "wb") as log:
             return subprocess.Popen(
                 [sys.executable, "-m", "fibsd", "serve", "--config", str(self.config_path),
@@ -102,18 +102,17 @@ class ServerProcess:
             )
 
     async def start(self) -> None:
-        """Start the server and wait (bounded) until it accepts connections."""
+        """Start the server and wait (bounded) until it logs that it listens, on which port."""
         self.process = self._launch()
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"server exited with {self.process.returncode}:\n{self.log_text()}")
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", self.port)
-            except OSError:
-                await trio.sleep(0.05)
+            listening = LISTENING.search(self.log_text())
+            if listening is None:
+                await trio.sleep(0.05)  # (the log is a file: look again)
                 continue
-            await stream.aclose()
+            self.port = int(listening.group(1))
             return
         raise AssertionError(f"server did not listen within {STARTUP_SECONDS} s:\n{self.log_text()}")
 

@@ -4,6 +4,7 @@ a bad setting stops start-up with a one-line error naming it."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -20,10 +21,20 @@ __all__ = ["certificate"]  # a fixture, used here too
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def _listening_ports(log_path: Path, process: subprocess.Popen[bytes], timeout: float = 120.0) -> tuple[int, int]:
+    """The game and web ports a server started on port 0 logs once it listens (the
+    kernel's free ports: one probed free beforehand could be taken meanwhile by another
+    test, the suite runs in two processes). Bounded against a server that never listens
+    (at load 17 starting it takes 15 s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        log = log_path.read_text(errors="replace")
+        game = re.search(r"listening on 127\.0\.0\.1:(\d+)", log)
+        web = re.search(r"listening for HTTP/WebSocket on 127\.0\.0\.1:(\d+)", log)
+        if game and web:
+            return int(game.group(1)), int(web.group(1))
+        assert process.poll() is None and time.monotonic() < deadline, f"the server never listened: {log}"
+        time.sleep(0.05)  # (the log is a file: look again)
 
 
 def _read_until(sock: socket.socket, marker: bytes, timeout: float = 60.0) -> bytes:
@@ -51,15 +62,15 @@ def _connect(port: int, timeout: float = 120.0) -> socket.socket:
 
 
 def test_scripts_serve_answers_with_banner_and_stops_on_sigterm(tmp_path: Path) -> None:
-    port, web_port = _free_port(), _free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
-            [str(ROOT / "scripts" / "serve"), "--port", str(port), "--db", str(tmp_path / "fibsd.db"),
-             "--web-port", str(web_port)],
+            [str(ROOT / "scripts" / "serve"), "--port", "0", "--db", str(tmp_path / "fibsd.db"),
+             "--web-port", "0"],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file,
         )
     try:
+        port, web_port = _listening_ports(log_path, process)
         with _connect(port) as sock:
             banner = _read_until(sock, b"login: ")
             assert b"One account per person only!" in banner
