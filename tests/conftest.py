@@ -27,6 +27,12 @@ hypothesis.settings.register_profile("fibsd", deadline=None)
 hypothesis.settings.load_profile("fibsd")
 
 BACKENDS = ("sqlite", "postgresql")
+# The session's cluster is thrown away at the end, and what a test checks survives (a kill
+# -9 of fibsd, a restart of PostgreSQL) lives in the kernel's page cache either way:
+# waiting for the disk at every commit and every new database only slows the suite down.
+# (Only an operating system crash would lose data; no test makes one. The clusters of
+# the tests that stop or crash PostgreSQL itself keep the defaults.)
+_THROWAWAY = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 _databases = itertools.count(1)
 
 
@@ -36,7 +42,7 @@ def postgresql_cluster() -> Iterator[pgcluster.Cluster]:
     postgresql when it is missing)."""
     if pgcluster.binaries() is None:
         pytest.fail("PostgreSQL is not installed: run ./scripts/test, or apt-get install postgresql")
-    cluster = pgcluster.Cluster.start()
+    cluster = pgcluster.Cluster.start(settings=_THROWAWAY)
     try:
         yield cluster
     finally:

@@ -44,6 +44,14 @@ def free_port() -> int:
         return port
 
 
+#: How many free ports `Cluster.start` tries (each lost only to a race with another process).
+_PORT_ATTEMPTS = 5
+
+
+class PortTaken(RuntimeError):
+    """postgres could not listen: another process took the port probed free for it."""
+
+
 class Cluster:
     """One throw-away cluster (see the module's docstring)."""
 
@@ -54,6 +62,7 @@ class Cluster:
         self.port = port
         self.user = user
         self.process: subprocess.Popen[bytes] | None = None
+        self._launched_at = 0
 
     @classmethod
     def start(cls, *, settings: dict[str, str] | None = None) -> Cluster:
@@ -64,7 +73,7 @@ class Cluster:
         if os.geteuid() == 0:
             user = os.environ.get("FIBSD_PG_USER", "nobody")
         directory = Path(tempfile.mkdtemp(prefix="fibsd-pg-"))
-        cluster = cls(bin_dir, directory, free_port(), user)
+        cluster = cls(bin_dir, directory, 0, user)
         if user is not None:
             entry = pwd.getpwnam(user)
             os.chown(directory, entry.pw_uid, entry.pw_gid)
@@ -73,7 +82,6 @@ class Cluster:
         conf = cluster.data / "postgresql.conf"
         extra = {
             "listen_addresses": "'127.0.0.1'",
-            "port": str(cluster.port),
             "unix_socket_directories": f"'{directory}'",
             "max_connections": "100",
             "shared_buffers": "32MB",
@@ -82,8 +90,20 @@ class Cluster:
         }
         with open(conf, "a", encoding="utf-8") as file:
             file.writelines(f"{key} = {value}\n" for key, value in extra.items())
-        cluster.launch()
-        return cluster
+        # PostgreSQL cannot listen on port 0: the port is probed free just before the
+        # start, and another process (a test in the suite's other worker) may take it in
+        # between; then postgres exits at once and another port is tried.
+        for attempt in range(_PORT_ATTEMPTS):
+            cluster.port = free_port()
+            with open(conf, "a", encoding="utf-8") as file:  # (the last setting wins)
+                file.write(f"port = {cluster.port}\n")
+            try:
+                cluster.launch()
+                return cluster
+            except PortTaken:
+                if attempt == _PORT_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def _run(self, argv: list[str]) -> None:
         subprocess.run(argv, check=True, capture_output=True, user=self.user, cwd=self.directory,
@@ -99,6 +119,7 @@ class Cluster:
     def launch(self) -> None:
         """Start the server on the cluster's data and wait until it accepts connections."""
         log = open(self.directory / "postgres.log", "ab")  # noqa: SIM115 - the child keeps it
+        self._launched_at = log.tell()  # (where this start's part of the log begins)
         self.process = subprocess.Popen(
             [str(self.bin_dir / "postgres"), "-D", str(self.data)],
             stdout=log, stderr=subprocess.STDOUT, user=self.user, cwd=self.directory,
@@ -112,18 +133,32 @@ class Cluster:
         while True:
             assert self.process is not None
             if self.process.poll() is not None:
-                raise RuntimeError(f"postgres exited: {self.log_tail()}")
-            with contextlib.suppress(OSError):
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
-                    pass
-                done = subprocess.run(
-                    [str(self.bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port),
-                     "-U", SUPERUSER], capture_output=True, check=False, timeout=30)
-                if done.returncode == 0:
-                    return
+                self.process = None
+                tail = self.log_tail()
+                if "Address already in use" in self.log_since_launch():
+                    raise PortTaken(f"port {self.port} was taken: {tail}")
+                raise RuntimeError(f"postgres exited: {tail}")
+            if self._says_ready():
+                return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"postgres did not start: {self.log_tail()}")
             time.sleep(0.05)
+
+    def _says_ready(self) -> bool:
+        """Whether this cluster's postmaster says it accepts connections: its postmaster.pid
+        names our process and, on its eighth line, the status "ready". (Not a connection to
+        the port: another process that took the port meanwhile would answer that.)"""
+        assert self.process is not None
+        try:
+            lines = (self.data / "postmaster.pid").read_text(errors="replace").splitlines()
+        except OSError:
+            return False
+        return len(lines) >= 8 and lines[0].strip() == str(self.process.pid) and lines[7].strip() == "ready"
+
+    def log_since_launch(self) -> str:
+        with open(self.directory / "postgres.log", "rb") as log:
+            log.seek(self._launched_at)
+            return log.read().decode(errors="replace")
 
     def log_tail(self) -> str:
         path = self.directory / "postgres.log"
