@@ -18,6 +18,7 @@ full speed. Never use it for a real server.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -48,6 +49,31 @@ def raise_fd_limit(wanted: int) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         return target
     return soft
+
+
+#: How many free ports a server start tries (each lost only to a race with another process).
+_PORT_ATTEMPTS = 5
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process `pid` itself listens on 127.0.0.1:`port` (its own socket in the
+    kernel's table; a connection to the port would be answered by whichever process took
+    it)."""
+    wanted = {f"0100007F:{port:04X}", f"00000000:{port:04X}"}  # (127.0.0.1, or every address)
+    listening = set()
+    try:
+        with open("/proc/net/tcp", encoding="ascii") as table:
+            for row in table.readlines()[1:]:
+                fields = row.split()
+                if fields[1] in wanted and fields[3] == "0A":  # (0A: LISTEN)
+                    listening.add(f"socket:[{fields[9]}]")
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") in listening:
+                    return True
+    except OSError:
+        return False
+    return False
 
 
 def free_port() -> int:
@@ -228,6 +254,7 @@ class ServerProcess:
         self.config_path = self.directory / "fibsd.toml"
         self.log_path = self.directory / "server.log"
         self.port = free_port()
+        self.port_attempts = 1
         self.fd_limit = fd_limit
         self.log_level = log_level
         self.keep = keep
@@ -266,12 +293,20 @@ class ServerProcess:
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}: {self.log_tail()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
+                if "Address already in use" in self.log_tail() and self.port_attempts < _PORT_ATTEMPTS:
+                    # The port probed free was taken before the server bound it (by a
+                    # test in another worker, say): another one.
+                    self.port_attempts += 1
+                    self.port = free_port()
+                    self.config_path.write_text(with_overrides(
+                        self.config_path.read_text(encoding="utf-8"), [f"server.port={self.port}"]),
+                        encoding="utf-8")
+                    self.start()
                     return
-            except OSError:
-                time.sleep(0.05)
+                raise RuntimeError(f"server exited with {self.process.returncode}: {self.log_tail()}")
+            if listens(self.process.pid, self.port):
+                return
+            time.sleep(0.05)  # (the kernel's tables: look again)
         raise RuntimeError(f"server did not listen on port {self.port} within {STARTUP_SECONDS} s")
 
     def rss_kib(self) -> int:
