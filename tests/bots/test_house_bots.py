@@ -22,7 +22,7 @@ from fibsd.tools.bots.moves import play_line, position_of
 from protocol.board import BoardLine
 from protocol.wording import Text
 from tests.server.client import TestClient
-from tests.server.helpers import register, telnet_login
+from tests.server.helpers import house_bots_online, register, telnet_login
 from tests.server.players import Player
 
 #: Generous bounds for a slow, shared machine (the test waits on lines, not on time).
@@ -59,17 +59,6 @@ def _children(pid: int) -> list[int]:
             return [int(word) for word in children.read().split()]
     except OSError:
         return []
-
-
-async def _bots_online(running: Any, names: list[str]) -> None:
-    """Wait until every bot in `names` is logged in and ready to play (as the registry
-    sees it)."""
-    bots = running.server.house_bots
-    with trio.fail_after(LINE_SECONDS):
-        while not all((session := running.server.registry.get(name)) is not None
-                      and session.account.toggles.ready for name in names):
-            with trio.move_on_after(0.2):  # (a login renews no event here: look again)
-                await bots.changed.wait()
 
 
 def _clean(line: str) -> str:
@@ -135,7 +124,7 @@ async def test_house_bots_of_each_strength_play_marked_and_stop_with_the_server(
     running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(bot) for bot in STRENGTHS]})
     bots = running.server.house_bots
     names = [bot.name for bot in STRENGTHS]
-    await _bots_online(running, names)
+    await house_bots_online(running.server, names)
     pids = dict(bots.pids)
     assert sorted(pids) == sorted(names)
 
@@ -185,7 +174,7 @@ async def test_a_bot_killed_mid_match_is_started_again_and_the_match_goes_on(sta
     running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(bot)],
                                                          "bots.bots_rated": False})
     bots = running.server.house_bots
-    await _bots_online(running, [bot.name])
+    await house_bots_online(running.server, [bot.name])
     first = bots.pids[bot.name]
     client = await _telnet_user(running, "survivor")
     await _invite(client, bot.name)
