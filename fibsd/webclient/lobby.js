@@ -147,9 +147,10 @@ function renderComputer() {
   const select = $("computer-bot");
   const chosen = select.value;
   select.replaceChildren(...free.map((b) => {
+    // One copy: its name; several: how many are free (the Play button picks one).
     const copies = (b.copies || [b.name]).length;
-    const count = copies > 1 ? `, ${freeCopies(b).length} of ${copies} free` : "";
-    return new Option(`${b.strength} (${b.name}${count})`, b.name);
+    const text = copies > 1 ? `${b.strength}: ${freeCopies(b).length} of ${copies} free` : `${b.strength} (${b.name})`;
+    return new Option(text, b.name);
   }));
   if (free.some((b) => b.name === chosen)) select.value = chosen;
   $("computer").hidden = free.length === 0 || playing();
