@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import attrs
-
 import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -25,7 +24,14 @@ from fibsd.tools.bots.gnubg import DEFAULT_GNUBG
 from protocol.wording import Text
 from tests.server import conftest
 from tests.server import test_web_bot_marks as bot_marks
-from tests.server.test_web_browser import Page, ThreadedServer, browser, one_tab_after_each_test, register, shot
+from tests.server.test_web_browser import (
+    Page,
+    ThreadedServer,
+    browser,
+    one_tab_after_each_test,
+    register,
+    shot,
+)
 
 __all__ = ["browser", "one_tab_after_each_test"]  # (the fixture, shared with the other browser tests)
 
