@@ -687,7 +687,7 @@ class Text(enum.Enum):
     PUZZLE_NONE_MINE = "** There is no puzzle from your own errors now. Type 'puzzle any' for anyone's."
     PUZZLE_WHILE_PLAYING = "** You can't solve a puzzle while you play: finish or leave your match first."
     PUZZLE_HEADER = "Puzzle {number}: {name}'s {kind} in match {record}, game {game}; {length}, score {score}, cube {cube} ({owner})."
-    PUZZLE_ASK_MOVE = "You are O and on roll with {d1}-{d2}: type 'move' and your play (O moves from 24 to 1)."
+    PUZZLE_ASK_MOVE = "You are O and on roll with {die1}-{die2}: type 'move' and your play (O moves from 24 to 1)."
     PUZZLE_ASK_DOUBLE = "You are O and on roll: type 'double' to double, or 'roll' not to."
     PUZZLE_ASK_TAKE = "Your opponent doubles: type 'take' or 'pass'."
     PUZZLE_GRADE = "Puzzle {number}: you answered {answer}: equity {equity}, {verdict}. Best: {best} ({best_equity}). In the match {name} chose {played} (lost {played_lost:.3f})."

@@ -427,7 +427,12 @@ def test_a_tournament_created_started_and_won_from_the_page(browser: WebDriver, 
         shot(alice, "tournament-final")
         alice.click("#to-lobby")
         alice.click("#show-tournaments")
-        alice.click('#tournaments tr[data-name="cup"] button[data-action="t-show"]')
+        # Over, cup is no longer among the live ones: it is listed as finished, shown by id.
+        alice.wait(lambda: alice.visible('#t-finished [data-name="cup"] button[data-action="t-show-finished"]'),
+                   "cup among the finished")
+        assert not alice.visible('#tournaments tr[data-name="cup"]')
+        shot(alice, "tournament-finished")
+        alice.click('#t-finished [data-name="cup"] button[data-action="t-show-finished"]')
         alice.wait(lambda: "alice beats carol 1-0" in alice.text("#t-bracket"), "the bracket")
         assert "null" not in alice.text("#extra")
         shot(alice, "tournament")
