@@ -1101,6 +1101,10 @@ class Text(enum.Enum):
     WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
     WHOIS_HOUSE_BOT_PR = "  Its opponents' PR: {pr} over {count:d} analysed matches ({left_out:d} left out)."
     HOUSE_BOT_BUSY = "** {name} is a house bot and plays one match at a time. Try again when it is free, or invite another house bot ('who' lists them)."
+    # A house bot with `matches = N` plays as N accounts (docs/bots.md): a busy copy's line.
+    HOUSE_BOT_COPY_FREE = "** {name} is playing; {free} plays at the same strength and is free: invite it."
+    HOUSE_BOT_ALL_BUSY = "** {name} is playing, and so are all {count:d} copies of this house bot. Try again when one is free, or invite another house bot ('who' lists them)."
+    WHOIS_HOUSE_BOT_COPY = "  {name} is a house bot: {strength}, one of {count:d} copies that play at once ({names}); its record is its own."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
@@ -1127,6 +1131,9 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.WHOIS_HOUSE_BOT_RECORD: None,
     Text.WHOIS_HOUSE_BOT_PR: None,
     Text.HOUSE_BOT_BUSY: None,
+    Text.HOUSE_BOT_COPY_FREE: None,
+    Text.HOUSE_BOT_ALL_BUSY: None,
+    Text.WHOIS_HOUSE_BOT_COPY: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
     Text.CLOCK_STATE: None,
