@@ -687,7 +687,7 @@ class Text(enum.Enum):
     PUZZLE_NONE_MINE = "** There is no puzzle from your own errors now. Type 'puzzle any' for anyone's."
     PUZZLE_WHILE_PLAYING = "** You can't solve a puzzle while you play: finish or leave your match first."
     PUZZLE_HEADER = "Puzzle {number}: {name}'s {kind} in match {record}, game {game}; {length}, score {score}, cube {cube} ({owner})."
-    PUZZLE_ASK_MOVE = "You are O and on roll with {d1}-{d2}: type 'move' and your play (O moves from 24 to 1)."
+    PUZZLE_ASK_MOVE = "You are O and on roll with {die1}-{die2}: type 'move' and your play (O moves from 24 to 1)."
     PUZZLE_ASK_DOUBLE = "You are O and on roll: type 'double' to double, or 'roll' not to."
     PUZZLE_ASK_TAKE = "Your opponent doubles: type 'take' or 'pass'."
     PUZZLE_GRADE = "Puzzle {number}: you answered {answer}: equity {equity}, {verdict}. Best: {best} ({best_equity}). In the match {name} chose {played} (lost {played_lost:.3f})."
@@ -1101,6 +1101,10 @@ class Text(enum.Enum):
     WHOIS_HOUSE_BOT_RECORD = "  Record in finished matches: {wins} won, {losses} lost."
     WHOIS_HOUSE_BOT_PR = "  Its opponents' PR: {pr} over {count:d} analysed matches ({left_out:d} left out)."
     HOUSE_BOT_BUSY = "** {name} is a house bot and plays one match at a time. Try again when it is free, or invite another house bot ('who' lists them)."
+    # A house bot with `matches = N` plays as N accounts (docs/bots.md): a busy copy's line.
+    HOUSE_BOT_COPY_FREE = "** {name} is playing; {free} plays at the same strength and is free: invite it."
+    HOUSE_BOT_ALL_BUSY = "** {name} is playing, and so are all {count:d} copies of this house bot. Try again when one is free, or invite another house bot ('who' lists them)."
+    WHOIS_HOUSE_BOT_COPY = "  {name} is a house bot: {strength}, one of {count:d} copies that play at once ({names}); its record is its own."
 
 # fibsd's own lines that FIBS never sent, sent unasked (or as the answer to a FIBS command):
 # GUI clients take an unknown `** ` line for an error and stop to show it, so a CLIP session
@@ -1127,6 +1131,9 @@ EXTENSION_LINES: Final[Mapping[Text, Text | None]] = {
     Text.WHOIS_HOUSE_BOT_RECORD: None,
     Text.WHOIS_HOUSE_BOT_PR: None,
     Text.HOUSE_BOT_BUSY: None,
+    Text.HOUSE_BOT_COPY_FREE: None,
+    Text.HOUSE_BOT_ALL_BUSY: None,
+    Text.WHOIS_HOUSE_BOT_COPY: None,
     # Match clocks (docs/clocks.md): the end of a match lost on time reaches a FIBS client
     # as FIBS's own `... wins the N point match` lines (docs/compatibility.md).
     Text.CLOCK_STATE: None,

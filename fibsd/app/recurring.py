@@ -22,7 +22,8 @@ from fibsd.app import tournaments
 from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
-from fibsd.rules.tournament import Format, Phase, Recurrence, Schedule, Tournament, TournamentError
+from fibsd.domain.schedule import Recurrence, Schedule
+from fibsd.rules.tournament import Format, Phase, Tournament, TournamentError
 from protocol.messages import TextLine
 from protocol.wording import Text, render
 

@@ -31,7 +31,8 @@ from fibsd.infra.config import Config
 from fibsd.infra.motd import load_motd
 from fibsd.infra.passwords import PasswordHasher
 from fibsd.infra.wallclock import Clock
-from fibsd.rules.tournament import Schedule, Tournament
+from fibsd.domain.schedule import Schedule
+from fibsd.rules.tournament import Tournament
 from fibsd.store.api import Reader, Store
 
 T = TypeVar("T")

@@ -1,8 +1,10 @@
 """The house bots an operator lists in `[bots]`: their names, engine and strength.
 
-Owns the strengths (each a set of GNU Backgammon's own evaluation settings) and the
-validation of the `house_bots` setting (a list of `{name, engine, strength}` tables in
-conf/fibsd.toml). Nothing here runs a bot: `fibsd.shell.house_bots` does.
+Owns the strengths (each a set of GNU Backgammon's own evaluation settings), the names of
+a bot's copies (one account per concurrent match, as a FIBS account plays one match at a
+time) and the validation of the `house_bots` setting (a list of `{name, engine, strength,
+matches}` tables in conf/fibsd.toml). Nothing here runs a bot: `fibsd.shell.house_bots`
+does.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import attrs
 
 from protocol.vocabulary import name_problem
 
-__all__ = ["ENGINES", "STRENGTHS", "HouseBot", "Strength", "house_bot_named", "house_bots_from"]
+__all__ = ["ENGINES", "MAX_MATCHES", "STRENGTHS", "HouseBot", "Strength", "copy_name",
+           "house_bot_named", "house_bots_from"]
 
 
 @attrs.frozen
@@ -39,24 +42,41 @@ STRENGTHS: Final[Mapping[str, Strength]] = {
     "expert": Strength("expert", plies=2),
 }
 ENGINES: Final = ("gnubg",)
+#: The most matches one house bot plays at once (each copy is a process with its own gnubg:
+#: N copies cost N times the CPU of one at that strength, docs/benchmarks.md).
+MAX_MATCHES: Final = 8
+
+
+def copy_name(name: str, number: int) -> str:
+    """The account of copy `number` (1, 2, ...) of the house bot `name`: the name itself for
+    the first, then `NAME_b`, `NAME_c`, ... (FIBS names are letters and `_` only)."""
+    return name if number == 1 else f"{name}_{chr(ord('a') + number - 1)}"
 
 
 @attrs.frozen
 class HouseBot:
-    """One house bot: its account name, its engine and its strength (a STRENGTHS key)."""
+    """One house bot: its account name, its engine, its strength (a STRENGTHS key) and how
+    many matches it plays at once (`matches` copies, each an account of its own)."""
 
     name: str
     engine: str = "gnubg"
     strength: str = "intermediate"
+    matches: int = 1
 
     @property
     def settings(self) -> Strength:
         return STRENGTHS[self.strength]
 
+    @property
+    def copies(self) -> tuple[str, ...]:
+        """The accounts of its copies, the entry's own name first."""
+        return tuple(copy_name(self.name, number) for number in range(1, self.matches + 1))
+
 
 def house_bots_from(value: object) -> tuple[HouseBot, ...]:
     """The `house_bots` setting as values; TypeError or ValueError with a one-line reason if it is not
-    a list of tables with a valid, unique `name`, a known `engine` and `strength`."""
+    a list of tables with a valid, unique `name`, a known `engine` and `strength`, and
+    `matches` from 1 to MAX_MATCHES whose copies' names are possible and unique too."""
     if isinstance(value, tuple) and all(isinstance(bot, HouseBot) for bot in value):
         return value
     if not isinstance(value, (list, tuple)):
@@ -65,23 +85,32 @@ def house_bots_from(value: object) -> tuple[HouseBot, ...]:
     for entry in value:
         if not isinstance(entry, Mapping):
             raise TypeError(f"each house bot must be a table, got {entry!r}")
-        unknown = set(entry) - {"name", "engine", "strength"}
+        unknown = set(entry) - {"name", "engine", "strength", "matches"}
         if unknown:
-            raise ValueError(f"unknown key {min(unknown)!r} in a house bot (name, engine, strength)")
+            raise ValueError(f"unknown key {min(unknown)!r} in a house bot (name, engine, strength, matches)")
         name, engine = entry.get("name"), entry.get("engine", "gnubg")
-        strength = entry.get("strength", "intermediate")
+        strength, matches = entry.get("strength", "intermediate"), entry.get("matches", 1)
         if not isinstance(name, str) or name_problem(name) is not None:
             raise ValueError(f"house bot name {name!r} is not a possible user name")
         if engine not in ENGINES:
             raise ValueError(f"house bot {name}: engine must be one of {', '.join(ENGINES)}")
         if not isinstance(strength, str) or strength not in STRENGTHS:
             raise ValueError(f"house bot {name}: strength must be one of {', '.join(STRENGTHS)}")
-        if any(bot.name.lower() == name.lower() for bot in bots):
-            raise ValueError(f"house bot {name} is listed twice")
-        bots.append(HouseBot(name, engine, strength))
+        if isinstance(matches, bool) or not isinstance(matches, int) or not 1 <= matches <= MAX_MATCHES:
+            raise ValueError(f"house bot {name}: matches must be a whole number from 1 to {MAX_MATCHES}")
+        bot = HouseBot(name, engine, strength, matches)
+        for copy in bot.copies:
+            if name_problem(copy) is not None:
+                raise ValueError(f"house bot {name}: its copy's name {copy!r} is not a possible user "
+                                 "name (a shorter name, or fewer matches)")
+            if house_bot_named(tuple(bots), copy) is not None:
+                raise ValueError(f"house bot {copy} is listed twice")
+        bots.append(bot)
     return tuple(bots)
 
 
 def house_bot_named(bots: tuple[HouseBot, ...], name: str) -> HouseBot | None:
-    """The house bot called `name` (in any case, as user names are), or None."""
-    return next((bot for bot in bots if bot.name.lower() == name.lower()), None)
+    """The house bot one of whose copies is called `name` (in any case, as user names
+    are), or None."""
+    wanted = name.lower()
+    return next((bot for bot in bots if any(copy.lower() == wanted for copy in bot.copies)), None)

@@ -1,6 +1,8 @@
 """The house bots: GNU Backgammon players the server runs as processes of their own.
 
-Owns the bot processes (docs/bots.md, "House bots"): their accounts (created at the first
+Owns the bot processes (docs/bots.md, "House bots"), one per copy of each bot (a bot with
+`matches = N` runs N processes under N accounts, `fibsd.infra.house_bots.copy_name`): their
+accounts (created at the first
 start with the bot mark, and a fresh random password at every start that only this
 process knows: it reaches the bot on its standard input, never on a command line, in the
 environment or in a log), starting each bot after the listeners as
@@ -53,8 +55,9 @@ _PROJECT_ROOT = str(Path(fibsd.__file__).resolve().parents[1])
 
 class HouseBots:
     """The house bots of one server. `off` says why none run (None: they do); `pids` maps
-    each running bot to its process id, `starts` counts each bot's starts (tests and the
-    operator watch them; `changed` is set and renewed at every start or death)."""
+    each running copy (by its account name) to its process id, `starts` counts each copy's
+    starts (tests and the operator watch them; `changed` is set and renewed at every start
+    or death)."""
 
     def __init__(self, config: Config, store: Store, hasher: PasswordHasher,
                  now: Callable[[], float]) -> None:
@@ -84,60 +87,62 @@ class HouseBots:
         self.changed = trio.Event()
 
     def _prepare_accounts(self) -> None:
-        """Create each bot's account (bot mark set) or give it a new password; a name that
-        belongs to a player (no bot mark) is left alone and that bot stays off."""
+        """Create each copy's account (bot mark set) or give it a new password; a name that
+        belongs to a player (no bot mark) is left alone and that copy stays off."""
         now = self._now()
-        for bot in self.bots:
+        for name in (copy for bot in self.bots for copy in bot.copies):
             password = secrets.token_urlsafe(24)
             digest = self.hasher.hash(password)
-            account = self.store.get_account(bot.name)
+            account = self.store.get_account(name)
             if account is None:
-                self.store.create_account(attrs.evolve(Account.new(bot.name, digest, now), bot=True))
-                log.info("created the account of house bot %s", bot.name)
+                self.store.create_account(attrs.evolve(Account.new(name, digest, now), bot=True))
+                log.info("created the account of house bot %s", name)
             elif not account.bot:
                 log.warning("house bot %s is off: the account exists and is not marked as a "
-                            "bot (an administrator's `setbot %s on` hands it over)", bot.name, bot.name)
+                            "bot (an administrator's `setbot %s on` hands it over)", name, name)
                 continue
             else:
                 self.store.set_password_hash(account.name, digest)
-            self._passwords[bot.name] = password
+            self._passwords[name] = password
 
     async def run(self, port: int, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Prepare the accounts, then keep every bot running until cancelled (the server's
-        stop), which stops them all by PID."""
+        """Prepare the accounts, then keep every copy of every bot running until cancelled
+        (the server's stop), which stops them all by PID."""
         if not self.enabled:
             task_status.started()
             return
         await trio.to_thread.run_sync(self._prepare_accounts)
         async with trio.open_nursery() as nursery:
             for bot in self.bots:
-                if bot.name in self._passwords:
-                    nursery.start_soon(self._keep_running, bot, port)
+                for name in bot.copies:
+                    if name in self._passwords:
+                        nursery.start_soon(self._keep_running, bot, name, port)
             task_status.started()
 
-    def _command(self, bot: HouseBot, port: int) -> list[str]:
+    def _command(self, bot: HouseBot, name: str, port: int) -> list[str]:
         assert self.gnubg is not None
         strength = bot.settings
         return [
-            sys.executable, "-m", "fibsd.tools.bots", "gnubg", "--name", bot.name,
+            sys.executable, "-m", "fibsd.tools.bots", "gnubg", "--name", name,
             "--password-stdin", "--host", "127.0.0.1", "--port", str(port),
             "--plies", str(strength.plies), "--noise", f"{strength.noise:g}", "--gnubg", self.gnubg,
         ]
 
-    async def _keep_running(self, bot: HouseBot, port: int) -> None:
+    async def _keep_running(self, bot: HouseBot, name: str, port: int) -> None:
+        """Keep the copy `name` of `bot` running (each copy has its own back-off)."""
         delay = 1.0
         while True:
             started = trio.current_time()
-            code = await self._run_once(bot, port)
+            code = await self._run_once(bot, name, port)
             ran = trio.current_time() - started
             if ran >= _HEALTHY_SECONDS:
                 delay = 1.0
-            log.warning("house bot %s stopped (%s); starting it again in %g s", bot.name, code, delay)
+            log.warning("house bot %s stopped (%s); starting it again in %g s", name, code, delay)
             await trio.sleep(delay)
             delay = min(delay * 2, self.config.bots_restart_max_seconds)
 
-    async def _run_once(self, bot: HouseBot, port: int) -> str:
-        """Run the bot's process until it exits (a description of how) or the server stops
+    async def _run_once(self, bot: HouseBot, name: str, port: int) -> str:
+        """Run the copy's process until it exits (a description of how) or the server stops
         (then it is stopped by its PID: SIGTERM, which logs it out, then SIGKILL)."""
         with tempfile.TemporaryDirectory(prefix="fibsd-bot-") as home:
             env = {name: os.environ[name] for name in _PASSED_ENVIRONMENT if name in os.environ}
@@ -147,7 +152,7 @@ class HouseBots:
                 # From the event loop's thread, as the analysis workers: the parent-death
                 # signal follows the thread that started the child.
                 process = subprocess.Popen(  # noqa: ASYNC220
-                    self._command(bot, port), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                    self._command(bot, name, port), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                     env=env, cwd=home, preexec_fn=die_with_the_server(os.getpid()),  # noqa: PLW1509
                 )
             except OSError as error:
@@ -159,14 +164,14 @@ class HouseBots:
                     pass
                 assert process.stdin is not None
                 try:  # a few bytes into an empty pipe: never blocks
-                    process.stdin.write(self._passwords[bot.name].encode() + b"\n")
+                    process.stdin.write(self._passwords[name].encode() + b"\n")
                     process.stdin.close()
                 except OSError:
                     pass
-                self.pids[bot.name] = process.pid
-                self.starts[bot.name] = self.starts.get(bot.name, 0) + 1
+                self.pids[name] = process.pid
+                self.starts[name] = self.starts.get(name, 0) + 1
                 self._changed()
-                log.info("house bot %s started (pid %d)", bot.name, process.pid)
+                log.info("house bot %s started (pid %d)", name, process.pid)
                 await exited(process)
             finally:
                 if process.poll() is None:
@@ -177,7 +182,7 @@ class HouseBots:
                         if process.poll() is None:
                             process.kill()
                             await exited(process)
-                self.pids.pop(bot.name, None)
+                self.pids.pop(name, None)
                 self._changed()
         code = process.returncode
         return f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"

@@ -165,7 +165,7 @@ class Server:
             allowed_origins=config.web_allowed_origins,
             board=config.web_board,
             request_timeout_seconds=config.login_timeout_seconds,
-            house_bots=[(bot.name, bot.settings.described) for bot in config.house_bots],
+            house_bots=[(bot.name, bot.settings.described, bot.copies) for bot in config.house_bots],
         ) if config.web_enabled else None
         # Issue 23: GNU Backgammon worker processes analyse finished matches
         # (fibsd/shell/analysis_workers.py); without gnubg the server runs and says so when asked.

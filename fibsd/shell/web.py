@@ -176,7 +176,7 @@ class WebListener:
         allowed_origins: tuple[str, ...],
         request_timeout_seconds: float,
         board: str = "felt",
-        house_bots: Sequence[tuple[str, str]] = (),
+        house_bots: Sequence[tuple[str, str, Sequence[str]]] = (),
     ) -> None:
         self._serve_stream = serve_stream
         self._peer_of = peer_of
@@ -185,8 +185,10 @@ class WebListener:
         self._request_timeout = request_timeout_seconds
         self.files = load_static_files()
         # The operator's board (felt or wood) is a mark on the page's body, read by board.js;
-        # the house bots (name, strength) another, for "Play the computer" (issue 36).
-        bots = html.escape(json.dumps([{"name": name, "strength": strength} for name, strength in house_bots]))
+        # the house bots (name, strength, the accounts of its copies) another, for "Play the
+        # computer" (issue 36): the page lists each once and invites a free copy.
+        bots = html.escape(json.dumps([{"name": name, "strength": strength, "copies": list(copies)}
+                                       for name, strength, copies in house_bots]))
         if "/index.html" in self.files:
             page, kind = self.files["/index.html"]
             self.files["/index.html"] = self.files["/"] = (page.replace(

@@ -34,6 +34,7 @@ export const state = {
   waiting: null,    // waiting for THEIR answer: {kind: "double"|"resign"|"join", cube, points}
   result: null,     // the game or match just ended: {text, score, next, matchOver, stopped}
   grace: null,      // the opponent dropped: {name, until}
+  watchDropped: null,  // the player watched dropped a moment ago (maybe a reload): {name}
   readyToSend: false,
   steps: null,      // an opponent's move waiting for its board, to be shown step by step
   animation: 0,     // the running animation's id (a newer board cancels it)

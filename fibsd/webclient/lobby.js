@@ -133,17 +133,33 @@ export function inviteCommand(name) {
   return words.join(" ");
 }
 
-// Issue 36: the house bots the server runs (name, strength), offered when online and free.
+// Issue 36: the house bots the server runs (name, strength, the accounts of its copies:
+// one per match it plays at once), each offered once while a copy is online and free.
 // The server marks the page's body with them (no request of its own).
 const houseBots = JSON.parse(document.body.dataset.houseBots || "[]");
+const freeCopies = (bot) => (bot.copies || [bot.name]).filter((name) => {
+  const u = state.users.get(name);
+  return u && u.ready && !u.opponent;
+});
 
 function renderComputer() {
-  const free = houseBots.filter((b) => { const u = state.users.get(b.name); return u && u.ready && !u.opponent; });
+  const free = houseBots.filter((b) => freeCopies(b).length > 0);
   const select = $("computer-bot");
   const chosen = select.value;
-  select.replaceChildren(...free.map((b) => new Option(`${b.strength} (${b.name})`, b.name)));
+  select.replaceChildren(...free.map((b) => {
+    // One copy: its name; several: how many are free (the Play button picks one).
+    const copies = (b.copies || [b.name]).length;
+    const text = copies > 1 ? `${b.strength}: ${freeCopies(b).length} of ${copies} free` : `${b.strength} (${b.name})`;
+    return new Option(text, b.name);
+  }));
   if (free.some((b) => b.name === chosen)) select.value = chosen;
   $("computer").hidden = free.length === 0 || playing();
+}
+
+// The chosen strength's first free copy (the server names another if it is taken meanwhile).
+function computerOpponent() {
+  const bot = houseBots.find((b) => b.name === $("computer-bot").value);
+  return bot ? (freeCopies(bot)[0] || bot.name) : $("computer-bot").value;
 }
 
 export function renderLobby() {
@@ -212,7 +228,7 @@ function row(cls, text) {
   return div;
 }
 
-$("computer-play").addEventListener("click", () => send(inviteCommand($("computer-bot").value)));
+$("computer-play").addEventListener("click", () => send(inviteCommand(computerOpponent())));
 $("ready").addEventListener("change", () => send("toggle ready"));
 $("away").addEventListener("change", (e) => send(e.target.checked ? "away playing elsewhere" : "back"));
 // Overtime is for a delay clock only (not for correspondence, nor without a clock).

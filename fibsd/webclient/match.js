@@ -124,6 +124,23 @@ onLines((line) => {
     if (state.grace) state.grace.until = Date.now() + Number(m[1]) * 1000;
   } else if (/^\*\* \S+ did not come back: you claim the match\.$/.test(line)) {
     state.grace = null;
+  } else if ((m = /^(\S+) drops connection\.\. You're not watching anymore\.$/.exec(line)) && b && !playing()) {
+    // The watched player dropped: often a reload. The server puts us back (a new board)
+    // when he sits down again; only if he is not back within RELOAD_MS is it shown.
+    const gone = { name: m[1] };
+    state.watchDropped = gone;
+    setTimeout(() => {
+      if (state.watchDropped !== gone) return;
+      state.watchDropped = null;
+      log(line);
+      if (state.board !== b || state.result || playing()) return;
+      state.result = { text: `${m[1]} drops connection: you are no longer watching.`, stopped: true };
+      renderControls();
+    }, RELOAD_MS);
+    return true;
+  } else if ((m = /^You're now watching (\S+)\.$/.exec(line)) && state.watchDropped && state.watchDropped.name === m[1]) {
+    state.watchDropped = null;  // back within RELOAD_MS: as far as this page shows, never gone
+    return true;
   } else if (/You're not watching anymore|^You stop watching /.test(line)) {
     if (b && !playing()) {
       state.result = { text: line.replace(/\.\. You're not watching anymore\./, ": you are no longer watching."), stopped: true };

@@ -20,6 +20,8 @@ const live = [];
 // The recurring events as `tournament schedules` last said, and whether this user may
 // make one (its last line says so).
 const schedules = { rows: [], may: false };
+// The last tournaments over (`tournament list finished`, its first page), each shown by id.
+const finished = [];
 function tournamentLine(line) {
   let m;
   if (line === "Tournament schedules:" || /^\*\* There are no tournament schedules\./.test(line)) {
@@ -41,9 +43,22 @@ function tournamentLine(line) {
     if (document.getElementById("t-schedules")) send("tournament schedules");
     return true;
   }
+  if (line === "Tournaments (finished), newest first:" || line === "** There are no finished tournaments.") {
+    finished.splice(0);
+    repaintFinished();
+    return line.startsWith("**") || reader((l) => {
+      // "  #ID NAME, DAY: FORMAT[, OPTIONS], PHASE, N-point matches, N entered, by CREATOR"; "  Page N of M..."
+      const r = /^  #(\d+) (\S+), (\S+): (.*)$/.exec(l);
+      if (r) finished.push({ id: r[1], name: r[2], day: r[3], what: r[4] });
+      else if (!/^  Page \d+ of \d+\./.test(l)) return false;
+      repaintFinished();
+      return true;
+    });
+  }
   if (line === "Tournaments:") {
     const rows = h("tbody");
-    extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), schedulesBox(), createForm(), liveBox());
+    extra.replaceChildren(h("h3", {}, "Tournaments"), h("table", { id: "tournaments" }, rows), schedulesBox(),
+      finishedBox(), createForm(), liveBox());
     return reader((l) => {
       // "  NAME: FORMAT[, OPTIONS], PHASE, N-point matches, N entered, by CREATOR"
       const r = /^  (\S+): (.*), (\w+), (\d+)-point matches, (\d+) entered, by (\S+)$/.exec(l);
@@ -60,7 +75,7 @@ function tournamentLine(line) {
   }
   if (/^\*\* There are no tournaments\./.test(line)) {
     extra.replaceChildren(h("h3", {}, "Tournaments"), h("p", { className: "hint" }, "No tournament is open."),
-      schedulesBox(), createForm(), liveBox());
+      schedulesBox(), finishedBox(), createForm(), liveBox());
     return true;
   }
   if ((m = /^Tournament (\S+): (\S+), (\d+)-point matches, (.*)\.$/.exec(line)) && /created by/.test(line)) {
@@ -159,6 +174,17 @@ function schedulesBox() {
     : [h("p", { className: "hint" }, "No recurring events.")]));
 }
 
+// The tournaments over, newest first, each with Show (by id: a name may be used again).
+function finishedBox() {
+  return h("div", { id: "t-finished" }, finished.length ? h("strong", {}, "Finished") : null,
+    ...finished.map((t) => h("div", { dataName: t.name, className: "row" }, h("span", {}, `${t.name} (${t.day}): ${t.what}`),
+      button("Show", () => send(`tournament show #${t.id}`), "t-show-finished"))));
+}
+
+function repaintFinished() {
+  document.getElementById("t-finished")?.replaceWith(finishedBox());
+}
+
 function repaintSchedules() {
   document.getElementById("t-schedules")?.replaceWith(schedulesBox());
   const form = document.getElementById("t-create");
@@ -205,4 +231,4 @@ function liveBox() {
     ...live.map((t) => h("div", { className: "hint" }, t)));
 }
 
-export const tournaments = () => { send("tournament list"); send("tournament schedules"); };
+export const tournaments = () => { send("tournament list"); send("tournament schedules"); send("tournament list finished"); };

@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from fibsd.infra.config import TABLES, Config, ConfigError
+from fibsd.infra.house_bots import house_bot_named
 from fibsd.infra.motd import BUILTIN_MOTD, load_motd
 
 REPO = Path(__file__).resolve().parents[2]
@@ -229,6 +230,13 @@ def test_clock_settings_are_read_and_checked(tmp_path: Path) -> None:
     ('[{ name = "bot", engine = "xg" }]', "engine must be one of gnubg"),
     ('[{ name = "bot" }, { name = "BOT" }]', "house bot BOT is listed twice"),
     ('[{ name = "bot", plies = 3 }]', "unknown key 'plies' in a house bot"),
+    ('[{ name = "bot", matches = 0 }]', "house bot bot: matches must be a whole number from 1 to 8"),
+    ('[{ name = "bot", matches = 9 }]', "house bot bot: matches must be a whole number from 1 to 8"),
+    ('[{ name = "bot", matches = "2" }]', "house bot bot: matches must be a whole number from 1 to 8"),
+    ('[{ name = "gnubg_intermediate_x", matches = 2 }]',
+     "house bot gnubg_intermediate_x: its copy's name 'gnubg_intermediate_x_b' is not a possible user name"),
+    ('[{ name = "bot", matches = 2 }, { name = "bot_b" }]', "house bot bot_b is listed twice"),
+    ('[{ name = "bot_b" }, { name = "bot", matches = 3 }]', "house bot bot_b is listed twice"),
 ])
 def test_a_bad_house_bot_stops_start_up_with_one_line(tmp_path: Path, bots: str, wanted: str) -> None:
     with pytest.raises(ConfigError) as caught:
@@ -243,3 +251,14 @@ def test_house_bots_are_read_with_their_strengths(tmp_path: Path) -> None:
     (bot,) = config.house_bots
     assert (bot.name, bot.engine, bot.settings.plies, bot.settings.noise) == ("Bert", "gnubg", 0, 0.06)
     assert config.bots_rated is False
+
+
+def test_a_house_bot_with_several_matches_has_a_copy_for_each(tmp_path: Path) -> None:
+    config = Config.from_toml(write(tmp_path, '[bots]\nhouse_bots = [{ name = "gnubg_expert", '
+                                              'strength = "expert", matches = 3 }, { name = "Bert" }]\n'))
+    expert, bert = config.house_bots
+    assert expert.copies == ("gnubg_expert", "gnubg_expert_b", "gnubg_expert_c")
+    assert bert.matches == 1 and bert.copies == ("Bert",)
+    # Every copy is that house bot, in any case (user names are).
+    assert house_bot_named(config.house_bots, "GNUBG_EXPERT_C") is expert
+    assert house_bot_named(config.house_bots, "gnubg_expert_d") is None

@@ -353,6 +353,41 @@ def test_a_reload_is_not_a_drop(browser: WebDriver, tmp_path: Path) -> None:
         no_console_errors(browser)
 
 
+def test_a_watcher_keeps_watching_a_player_who_reloads(browser: WebDriver, tmp_path: Path) -> None:
+    # Issue 33 #6, the watcher's side: carol watches alice, who reloads her page. The
+    # server stops carol's watching ("alice drops connection.. You're not watching
+    # anymore.") and puts her back when alice sits down again a moment later; carol's page
+    # shows nothing of it (no notice, no countdown, no "stopped") and follows the match.
+    with ThreadedServer(tmp_path, ScriptedDice([3, 1, 6, 5, 4, 2], coin=0)) as server:
+        alice, bob = start_match(server, browser, length=1)
+        carol = Page(browser, server.url)
+        register(carol, "carol")
+        alice.wait(lambda: alice.dice() == "3,1", "the opening roll")
+        carol.click('#who tr[data-user="alice"] button[data-action="watch"]')
+        carol.wait(lambda: carol.visible("#match-view") and "Watching alice" in carol.text("#turn-info"), "carol watching")
+        carol.js(WATCH_TEXTS)
+        alice.focus().refresh()
+        alice.logged_in("alice")
+        alice.wait(lambda: alice.visible("#match-view") and alice.dice() == "3,1", "alice back at her roll")
+        play(alice, (8, 5), (6, 5))
+        carol.wait(lambda: "alice moves 8-5 6-5" in carol.log_text() and carol.counts() == alice.counts(),
+                   "carol's board following alice's move")
+        bob.wait(lambda: bob.dice() == "6,5", "bob's roll (automatic: no cube in a 1-point match)")
+        play(bob, (24, 18), (18, 13))
+        carol.wait(lambda: "bob moves" in carol.log_text() and carol.counts() == alice.counts()
+                   and carol.js("return !fibsd.moves.length && fibsd.shown === fibsd.board"), "carol's board after bob's move")
+        assert carol.visible("#match-view") and carol.visible("#unwatch")
+        assert carol.text("#turn-info").startswith("Watching alice play bob."), carol.text("#turn-info")
+        seen = carol.js("return window.seenTexts")
+        assert seen and not [t for t in seen if "dropped" in t or "no longer watching" in t or "stopped" in t
+                             or "claim:true" in t or "board:false" in t], seen
+        log = carol.log_text()
+        assert "drops connection" not in log and "not watching" not in log and "seconds to come back" not in log, log
+        assert not carol.visible("#claim") and not carol.visible("#to-lobby")
+        assert carol.js("return fibsd.watchDropped === null")  # the drop forgotten: nothing shown later either
+        no_console_errors(browser)
+
+
 def test_a_match_starts_in_view_and_a_phone_is_told_to_tap(browser: WebDriver, tmp_path: Path) -> None:
     # Issue 33 #10: a match that started while the lobby was scrolled began with the board
     # off screen; a phone was told to "click or drag".
@@ -427,7 +462,12 @@ def test_a_tournament_created_started_and_won_from_the_page(browser: WebDriver, 
         shot(alice, "tournament-final")
         alice.click("#to-lobby")
         alice.click("#show-tournaments")
-        alice.click('#tournaments tr[data-name="cup"] button[data-action="t-show"]')
+        # Over, cup is no longer among the live ones: it is listed as finished, shown by id.
+        alice.wait(lambda: alice.visible('#t-finished [data-name="cup"] button[data-action="t-show-finished"]'),
+                   "cup among the finished")
+        assert not alice.visible('#tournaments tr[data-name="cup"]')
+        shot(alice, "tournament-finished")
+        alice.click('#t-finished [data-name="cup"] button[data-action="t-show-finished"]')
         alice.wait(lambda: "alice beats carol 1-0" in alice.text("#t-bracket"), "the bracket")
         assert "null" not in alice.text("#extra")
         shot(alice, "tournament")

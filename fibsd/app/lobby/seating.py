@@ -1,7 +1,8 @@
 """Seating players at a table, and who hears of it: the pieces every way into a match shares.
 
 A table restored from its save (`restore_table`), the two players seated (`seat_players`,
-which ends their watching), what a player sees when he sits down at a resumed match
+which ends their watching and tells whoever waits for a house bot's copy that sat down
+which copy is free), what a player sees when he sits down at a resumed match
 (`show_resumed`), the reports of a start or an end to the users with `report` on and the
 watchers (`announce`, `announce_to_others`), and the key of a pair of players (`pair_key`).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fibsd.app import watchers
+from fibsd.app.lobby.house_bot_copies import tell_waiting_inviters
 from fibsd.app.outcome import Outcome
 from fibsd.app.play import boards
 from fibsd.app.play.table import Table
@@ -42,6 +44,8 @@ def seat_players(registry: Registry, table: Table[Session], first: Session, seco
         table.seats[seat] = player
     for player in (first, second):
         registry.announce_status(player, out)
+    for player in (first, second):  # (a house bot's copy: who else invited it hears which is free)
+        tell_waiting_inviters(registry, player, out)
 
 
 def announce(registry: Registry, table: Table[Session], line: TextLine, out: Outcome) -> None:

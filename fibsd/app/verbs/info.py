@@ -171,8 +171,13 @@ def _whois_answer(registry: Registry, session: Session, name: str, stored: Accou
     out.lines(session, *whois_lines(info, zone))
     house = house_bot_named(registry.config.house_bots, account.name)
     if house is not None and account.bot:  # (a house bot: the server runs it, at this strength)
-        out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT, name=account.name,
-                                    strength=house.settings.described))
+        if house.matches == 1:
+            out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT, name=account.name,
+                                        strength=house.settings.described))
+        else:  # (one of its copies; the record below is this account's alone)
+            out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT_COPY, name=account.name,
+                                        strength=house.settings.described, count=house.matches,
+                                        names=", ".join(house.copies)))
         if record is not None:
             (wins, losses), opponents = record
             out.to(session, TextLine.of(Text.WHOIS_HOUSE_BOT_RECORD, wins=wins, losses=losses))

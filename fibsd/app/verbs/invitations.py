@@ -13,6 +13,7 @@ from typing import Any
 from fibsd.app import tournaments
 from fibsd.app.lobby.conclusion import conclude
 from fibsd.app.lobby.correspondence import correspondence_tables, enter_correspondence
+from fibsd.app.lobby.house_bot_copies import busy_line, house_bot_of
 from fibsd.app.lobby.interruptions import Interruption, interrupt
 from fibsd.app.lobby.seating import pair_key
 from fibsd.app.lobby.start import resume_match, start_match
@@ -21,7 +22,6 @@ from fibsd.app.play import match_clock
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
 from fibsd.app.verbs import clocks
-from fibsd.infra.house_bots import house_bot_named
 from protocol import commands as c
 from protocol.messages import (
     TextLine,
@@ -56,8 +56,9 @@ def invite(registry: Registry, session: Session, command: c.Invite, out: Outcome
         registry.announce_status(session, out)
     if target.table is not None or target.chouette is not None:
         out.to(session, TextLine.of(Text.ALREADY_PLAYING_WITH_SOMEONE, name=target.name))
-        if target.account.bot and house_bot_named(registry.config.house_bots, target.name):
-            out.to(session, TextLine.of(Text.HOUSE_BOT_BUSY, name=target.name))  # (an extension)
+        house = house_bot_of(registry, target)
+        if house is not None:  # (an extension line: which copy of its strength is free)
+            out.to(session, busy_line(registry, house, target))
         return
     if not target.account.toggles.ready:
         out.to(session, TextLine.of(Text.REFUSING_GAMES, name=target.name))

@@ -87,7 +87,7 @@ def show(session: Session, number: int, puzzle: Puzzle, out: Outcome) -> None:
     match puzzle.kind:
         case "move":
             assert puzzle.dice is not None
-            out.lines(session, render(Text.PUZZLE_ASK_MOVE, d1=puzzle.dice[0], d2=puzzle.dice[1]))
+            out.lines(session, render(Text.PUZZLE_ASK_MOVE, die1=puzzle.dice[0], die2=puzzle.dice[1]))
         case "double":
             out.lines(session, Text.PUZZLE_ASK_DOUBLE.value)
         case "take":

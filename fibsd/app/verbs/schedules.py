@@ -17,7 +17,7 @@ from fibsd.app.outcome import Outcome
 from fibsd.app.registry import Registry
 from fibsd.app.session import Session
 from fibsd.app.verbs.tournament import clock_allowed, describe_settings, round_days
-from fibsd.rules.tournament import Schedule, ScheduleError, read_when
+from fibsd.domain.schedule import Schedule, ScheduleError, read_when
 from protocol import commands as c
 from protocol.messages import TextLine
 from protocol.wording import Text

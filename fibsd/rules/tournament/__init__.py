@@ -5,8 +5,8 @@ setup.cfg keeps it apart from the backgammon rules too: it pairs names, nothing 
 Modules: `knockout` (seeding and byes), `swiss` (score-group pairing by maximum-weight
 matching, with a look-ahead so late rounds stay repeat-free), `roundrobin` (FIDE's Berger
 tables) and `tournament` (`Tournament`, the state: entrants, rounds, results, standings
-with their tie-breaks, the winner; saved and restored as a dict) and `schedule`
-(recurring tournaments: RFC 5545 rules in an explicit zone, the occurrences they open).
+with their tie-breaks, the winner; saved and restored as a dict). Recurring tournaments'
+rules live in `fibsd.domain.schedule`: expanding them reads the zone database.
 
     t = Tournament("club", Format.KNOCKOUT, length=1, creator="alice")
     for name, rating in [("alice", 1600), ("bob", 1500), ("carol", 1550)]:
@@ -17,7 +17,6 @@ with their tie-breaks, the winner; saved and restored as a dict) and `schedule`
 
 from .knockout import bracket_order, bracket_size, first_round, rounds_needed
 from .roundrobin import berger_rounds
-from .schedule import Recurrence, Schedule, ScheduleError, read_when
 from .swiss import default_rounds, max_rounds, pair_round
 from .tournament import (
     Bracket,
@@ -34,8 +33,8 @@ from .tournament import (
 )
 
 __all__ = [
-    "Bracket", "Ending", "Entrant", "Format", "Pairing", "PairingRequest", "Phase", "Recurrence",
-    "Schedule", "ScheduleError", "Standing", "Tournament", "TournamentError", "berger_rounds",
-    "bracket_order", "bracket_size", "default_rounds", "read_when",
+    "Bracket", "Ending", "Entrant", "Format", "Pairing", "PairingRequest", "Phase",
+    "Standing", "Tournament", "TournamentError", "berger_rounds",
+    "bracket_order", "bracket_size", "default_rounds",
     "first_round", "max_rounds", "pair_round", "rounds_needed", "standings",
 ]

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fibsd.rules.tournament import Recurrence, Schedule, ScheduleError, read_when
+from fibsd.domain.schedule import Recurrence, Schedule, ScheduleError, read_when
 
 PARIS = ZoneInfo("Europe/Paris")
 NEW_YORK = ZoneInfo("America/New_York")

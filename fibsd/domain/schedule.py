@@ -1,11 +1,12 @@
-"""Recurring tournaments, pure: a schedule's recurrence rule and the occurrences it opens.
+"""Recurring tournaments: a schedule's recurrence rule and the occurrences it opens.
 
 A schedule says when (an RFC 5545 recurrence rule, read and expanded by dateutil's
 `rrule`, in an explicit IANA zone), what (the tournament's settings, as `tournament
 create` takes them) and how many must have entered (`minimum`). It remembers the last
 occurrence it dealt with (`handled_until`), so after a restart it neither opens one twice
 nor opens one whose start has passed, and the occurrence it opened and has yet to start
-(`opened`, `starts_at`). Time comes in as POSIX seconds: this module reads no clock.
+(`opened`, `starts_at`). Time comes in as POSIX seconds: this module reads no clock (only the zone database,
+which is why it is not in `fibsd.rules`).
 
 The rule is expanded from the local midnight of the day the schedule was made, so a rule
 without BYHOUR/BYMINUTE fires at 00:00; its wall-clock times stay put across a daylight
