@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Self
@@ -24,6 +25,7 @@ from selenium import webdriver
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     ElementNotInteractableException,
+    JavascriptException,
     StaleElementReferenceException,
     TimeoutException,
 )
@@ -46,6 +48,44 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 WAIT_SECONDS = 15
 #: The tab each browser has in front (Page.focus), by id of the driver.
 FOCUSED: dict[int, str] = {}
+#: A wait asks its condition again after this long even if no page changed.
+CHANGE_RECHECK_MS = 500
+
+# Run in every document of every test tab before the page's own scripts: counts the
+# changes of the page (any DOM mutation, an animation or transition ending) and of the
+# other tabs of the same server (told over a BroadcastChannel, as one tab's move changes
+# the other's page a moment later), and wakes the one waiter (CHANGED) at each.
+WATCH_CHANGES = r"""
+(() => {
+  if (window.fibsdChanges) return;
+  const changes = { page: Math.random().toString(36).slice(2), count: 0, wake: null };
+  window.fibsdChanges = changes;
+  const channel = new BroadcastChannel("fibsd-test-changes");
+  const changed = (here) => {
+    changes.count++;
+    if (here) channel.postMessage(changes.page);
+    const wake = changes.wake;
+    changes.wake = null;
+    if (wake) wake();
+  };
+  channel.onmessage = () => changed(false);
+  new MutationObserver(() => changed(true))
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  for (const type of ["animationend", "transitionend"]) addEventListener(type, () => changed(true), true);
+})();
+"""
+
+# Resolves (execute_async_script) with the page's mark [page, count] once the page or
+# another tab changed since the mark given (at once for none, or for another document),
+# or after the milliseconds given.
+CHANGED = r"""
+const [mark, ms, done] = arguments;
+const c = window.fibsdChanges;
+const now = () => (c ? [c.page, c.count] : null);
+if (!c || !mark || mark[0] !== c.page || mark[1] !== c.count) { done(now()); return; }
+const timer = setTimeout(() => { c.wake = null; done(now()); }, ms);
+c.wake = () => { clearTimeout(timer); done(now()); };
+"""
 
 
 class ThreadedServer:
@@ -157,6 +197,8 @@ class Page:
             driver.switch_to.new_window("tab")
         self.handle = driver.current_window_handle
         FOCUSED[id(driver)] = self.handle
+        # Every document this tab loads reports its changes (Page.wait sleeps on them).
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH_CHANGES})
         driver.get(url)
 
     def focus(self) -> WebDriver:
@@ -171,19 +213,31 @@ class Page:
         return self.focus().find_element(By.CSS_SELECTOR, css)
 
     def wait(self, condition: Callable[[], Any], what: str) -> Any:
-        self.focus()
-
-        def check(_driver: WebDriver) -> Any:
+        """`condition()` once it holds. It is asked again only when something changed in
+        one of the browser's pages of this server (WATCH_CHANGES), not at every tick: one
+        round trip to the browser sleeps until then (`CHANGED`)."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        mark = self._changes(None)
+        while True:
             try:
-                return condition()
+                result = condition()
             except StaleElementReferenceException:  # the view was redrawn meanwhile
-                return False
+                result = False
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {what}; turn: {self.text('#turn-info')!r}; "
+                                     f"log: {self.text('#log')[-1500:]}")
+            mark = self._changes(mark)
 
+    def _changes(self, mark: Any) -> Any:
+        """Sleeps in the page until it changed since `mark` (None: at once), and returns
+        the new mark; back after CHANGE_RECHECK_MS at most, for a condition the page does
+        not show (the server's store, a click the driver refused while a checker slid)."""
         try:
-            return WebDriverWait(self.driver, WAIT_SECONDS, poll_frequency=0.05).until(check)
-        except TimeoutException:
-            raise AssertionError(f"never saw {what}; turn: {self.text('#turn-info')!r}; "
-                                 f"log: {self.text('#log')[-1500:]}") from None
+            return self.focus().execute_async_script(CHANGED, mark, CHANGE_RECHECK_MS)
+        except JavascriptException:  # the page was being replaced (a reload): ask again
+            return None
 
     def text(self, css: str) -> str:
         return str(self.find(css).get_attribute("textContent"))
