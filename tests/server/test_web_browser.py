@@ -409,6 +409,18 @@ def test_register_log_out_log_in_reload_and_the_drawing(browser: WebDriver, tmp_
             });""")
         assert drawn == {"fill": "rgba(255, 213, 74, 0.533)", "off": 12, "cubeInTray": False,
                          "topHit": True, "covered": False}, drawn
+        # The trays as on a real board (issue 33), in both looks: a cloth-lined well at each
+        # end of each side rail; the borne-off checkers stand on edge in the right rail's
+        # wells (the viewer's 12 at the bottom, the opponent's 2 at the top), packed from
+        # the well's outer end, one against the next, none outside its well.
+        for look in ("felt", "wood"):
+            trays = page.focus().execute_async_script(TRAYS_DRAWN, look)
+            if SHOTS:
+                page.find("#board").screenshot(str(Path(SHOTS) / f"web-tray-{look}.png"))
+            page.js(CLEAR_BOARD)
+            assert trays == {"wells": 4, "wellFill": f"url(#board-{look})",
+                             "me": {"count": 12, "inWell": True, "fromEnd": True, "packed": True, "onEdge": True},
+                             "them": {"count": 2, "inWell": True, "fromEnd": True, "packed": True, "onEdge": True}}, trays
 
         # A phone-sized screen: one column, nothing wider than the screen.
         browser.set_window_size(390, 844)
@@ -419,6 +431,44 @@ def test_register_log_out_log_in_reload_and_the_drawing(browser: WebDriver, tmp_
         finally:
             browser.set_window_size(1200, 900)
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# Draws a bear-off position (12 of the viewer's checkers off, 2 of the opponent's) on the
+# page's board in the look given, and says how the trays hold them (TRAYS_DRAWN's facts).
+TRAYS_DRAWN = """
+const [look, done] = arguments;
+Promise.all([import('./board.js'), import('./clip.js')]).then(([board, clip]) => {
+  const f = 'board:You:bob:5:0:0:0:0:0:0:0:0:3:0:0:0:0:0:0:0:0:0:0:0:0:-2:0:0:-11:0:0:0:1:6:5:0:0:2:1:0:0:1:-1:0:25:12:2:0:0:2:0:0:0';
+  window.lookBefore = document.body.dataset.board;
+  document.body.dataset.board = look;
+  const svg = document.getElementById('board');
+  document.getElementById('match-view').hidden = false;
+  svg.scrollIntoView();
+  board.drawBoard(svg, clip.parseBoard(f), {});
+  const wells = [...svg.querySelectorAll('rect.well')];
+  const box = (e) => e.getBBox();
+  const right = wells.map(box).filter((w) => w.x > 500).sort((a, b) => a.y - b.y);  // [top, bottom]
+  const side = (cls, well, top) => {
+    const slices = [...svg.querySelectorAll(`rect.checker.${cls}`)].map(box)
+      .sort((a, b) => (top ? a.y - b.y : b.y - a.y));  // from the well's outer end inwards
+    const end = top ? slices[0].y - well.y : well.y + well.height - (slices[0].y + slices[0].height);
+    return { count: slices.length,
+      inWell: slices.every((r) => r.x >= well.x && r.x + r.width <= well.x + well.width
+        && r.y >= well.y && r.y + r.height <= well.y + well.height),
+      fromEnd: end >= 0 && end <= 4,
+      packed: slices.slice(1).every((r, i) => {
+        const gap = top ? r.y - (slices[i].y + slices[i].height) : slices[i].y - (r.y + r.height);
+        return gap >= 0 && gap <= 2; }),
+      onEdge: slices.every((r) => r.width >= 2.5 * r.height) };
+  };
+  done({ wells: wells.length, wellFill: wells[0].getAttribute('fill'),
+         me: side('me', right[1], false), them: side('them', right[0], true) });
+});"""
+
+CLEAR_BOARD = """
+document.getElementById('board').replaceChildren();
+document.getElementById('match-view').hidden = true;
+document.body.dataset.board = window.lookBefore;"""
 
 
 def test_the_first_screen_registering_the_motd_and_help(browser: WebDriver, tmp_path: Path) -> None:
