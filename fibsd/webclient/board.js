@@ -14,6 +14,7 @@ const TRAY_X = LEFT + 13 * W;  // the bear-off tray
 const WIDTH = TRAY_X + 50;
 const R = 17;           // checker radius
 const NUM = 22;         // the strips for the point numbers
+const SLICE = 13;       // a borne-off checker on edge: fifteen fill most of a well
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
@@ -56,9 +57,17 @@ export function drawBoard(root, board, ui = {}) {
     [["0", "#3a7449"], ["1", "#24492d"]].forEach(([offset, color]) => el("stop", { offset, "stop-color": color }, felt));
   }
   el("rect", { x: 0, y: 0, width: WIDTH, height: H, class: `frame ${look}`, fill: `url(#${cloth})` }, svg);
-  el("rect", { x: 0, y: 0, width: LEFT, height: H, class: "tray" }, svg);
+  // The two side rails, each with a well at either end lined with the cloth (the cube's on
+  // the left, the borne-off checkers' on the right), and the raised bar with its hinge.
+  for (const x of [0, TRAY_X]) {
+    el("rect", { x, y: 0, width: x ? WIDTH - TRAY_X : LEFT, height: H, class: "tray" }, svg);
+    for (const top of [true, false]) {
+      const well = trayWell(x, top);
+      el("rect", { ...well, rx: 4, class: "well", fill: `url(#${cloth})` }, svg);
+    }
+  }
   el("rect", { x: BAR_X, y: 0, width: W, height: H, class: "bar" }, svg);
-  el("rect", { x: TRAY_X, y: 0, width: WIDTH - TRAY_X, height: H, class: "tray" }, svg);
+  el("line", { x1: BAR_X + W / 2, y1: 0, x2: BAR_X + W / 2, y2: H, class: "hinge" }, svg);
   const mineClass = "me";
   const theirsClass = "them";
   const targets = ui.targets || new Set();
@@ -89,12 +98,17 @@ export function drawBoard(root, board, ui = {}) {
   const barHit = el("rect", { x: BAR_X, y: 0, width: W, height: H / 2, class: "hit",
     "data-point": "bar", "data-count": board.onBar[0] }, svg);
   if (ui.onPoint) barHit.addEventListener("pointerdown", (e) => ui.onPoint(board.bar, e));
-  // The tray: borne-off checkers as thin slices, the player's at the bottom.
+  // The tray: borne-off checkers stand on edge in their well, packed from its outer end as
+  // on a real board (each a slice with its rim), the player's in the bottom well.
   for (const [side, top] of [[0, false], [1, true]]) {
+    const well = trayWell(TRAY_X, top);
     for (let i = 0; i < board.off[side]; i++) {
-      const y = top ? 8 + i * 9 : H - 16 - i * 9;
-      el("rect", { x: TRAY_X + 8, y, width: 34, height: 8, rx: 2,
-        class: `checker ${side === 0 ? mineClass : theirsClass}` }, svg);
+      const y = top ? well.y + 2 + i * SLICE : well.y + well.height - 2 - (i + 1) * SLICE;
+      const cls = side === 0 ? mineClass : theirsClass;
+      el("rect", { x: well.x + 3, y: y + 0.5, width: well.width - 6, height: SLICE - 1, rx: 3,
+        class: `checker ${cls}` }, svg);
+      el("line", { x1: well.x + 7, y1: y + SLICE / 2, x2: well.x + well.width - 7, y2: y + SLICE / 2,
+        class: `rim ${cls}` }, svg);
     }
   }
   const offHit = el("rect", { x: TRAY_X, y: H / 2, width: WIDTH - TRAY_X, height: H / 2,
@@ -116,6 +130,12 @@ export function drawBoard(root, board, ui = {}) {
   drawDice(svg, board.dice, LEFT + 8 * W - 10, mineClass, "my-dice", ui.remaining, ui.rolled === "mine");
   drawDice(svg, board.opponentDice, LEFT + 1.5 * W, theirsClass, "their-dice", undefined, ui.rolled === "theirs");
   return root;
+}
+
+// A rail's well (the cloth-lined box at one end of it) as {x, y, width, height}.
+function trayWell(x, top) {
+  const width = (x ? WIDTH - TRAY_X : LEFT) - 10;
+  return { x: x + 5, y: top ? 6 : H / 2 + 4, width, height: H / 2 - 10 };
 }
 
 function drawStack(svg, cx, top, count, cls, selected, start = 0, p = "bar") {
@@ -169,7 +189,8 @@ export function topChecker(root, p, cls) {
   const slices = [...root.querySelectorAll(`rect.checker.${cls}`)];
   if (!slices.length) return null;
   const r = slices[slices.length - 1];
-  return { node: r, x: Number(r.getAttribute("x")) + 17, y: Number(r.getAttribute("y")) + 4 };
+  return { node: r, x: Number(r.getAttribute("x")) + Number(r.getAttribute("width")) / 2,
+    y: Number(r.getAttribute("y")) + SLICE / 2 };
 }
 
 // A checker moved from `before` slides to where it is drawn now.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Self
@@ -24,6 +25,7 @@ from selenium import webdriver
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     ElementNotInteractableException,
+    JavascriptException,
     StaleElementReferenceException,
     TimeoutException,
 )
@@ -46,6 +48,44 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 WAIT_SECONDS = 15
 #: The tab each browser has in front (Page.focus), by id of the driver.
 FOCUSED: dict[int, str] = {}
+#: A wait asks its condition again after this long even if no page changed.
+CHANGE_RECHECK_MS = 500
+
+# Run in every document of every test tab before the page's own scripts: counts the
+# changes of the page (any DOM mutation, an animation or transition ending) and of the
+# other tabs of the same server (told over a BroadcastChannel, as one tab's move changes
+# the other's page a moment later), and wakes the one waiter (CHANGED) at each.
+WATCH_CHANGES = r"""
+(() => {
+  if (window.fibsdChanges) return;
+  const changes = { page: Math.random().toString(36).slice(2), count: 0, wake: null };
+  window.fibsdChanges = changes;
+  const channel = new BroadcastChannel("fibsd-test-changes");
+  const changed = (here) => {
+    changes.count++;
+    if (here) channel.postMessage(changes.page);
+    const wake = changes.wake;
+    changes.wake = null;
+    if (wake) wake();
+  };
+  channel.onmessage = () => changed(false);
+  new MutationObserver(() => changed(true))
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  for (const type of ["animationend", "transitionend"]) addEventListener(type, () => changed(true), true);
+})();
+"""
+
+# Resolves (execute_async_script) with the page's mark [page, count] once the page or
+# another tab changed since the mark given (at once for none, or for another document),
+# or after the milliseconds given.
+CHANGED = r"""
+const [mark, ms, done] = arguments;
+const c = window.fibsdChanges;
+const now = () => (c ? [c.page, c.count] : null);
+if (!c || !mark || mark[0] !== c.page || mark[1] !== c.count) { done(now()); return; }
+const timer = setTimeout(() => { c.wake = null; done(now()); }, ms);
+c.wake = () => { clearTimeout(timer); done(now()); };
+"""
 
 
 class ThreadedServer:
@@ -157,6 +197,8 @@ class Page:
             driver.switch_to.new_window("tab")
         self.handle = driver.current_window_handle
         FOCUSED[id(driver)] = self.handle
+        # Every document this tab loads reports its changes (Page.wait sleeps on them).
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH_CHANGES})
         driver.get(url)
 
     def focus(self) -> WebDriver:
@@ -171,19 +213,31 @@ class Page:
         return self.focus().find_element(By.CSS_SELECTOR, css)
 
     def wait(self, condition: Callable[[], Any], what: str) -> Any:
-        self.focus()
-
-        def check(_driver: WebDriver) -> Any:
+        """`condition()` once it holds. It is asked again only when something changed in
+        one of the browser's pages of this server (WATCH_CHANGES), not at every tick: one
+        round trip to the browser sleeps until then (`CHANGED`)."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        mark = self._changes(None)
+        while True:
             try:
-                return condition()
+                result = condition()
             except StaleElementReferenceException:  # the view was redrawn meanwhile
-                return False
+                result = False
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {what}; turn: {self.text('#turn-info')!r}; "
+                                     f"log: {self.text('#log')[-1500:]}")
+            mark = self._changes(mark)
 
+    def _changes(self, mark: Any) -> Any:
+        """Sleeps in the page until it changed since `mark` (None: at once), and returns
+        the new mark; back after CHANGE_RECHECK_MS at most, for a condition the page does
+        not show (the server's store, a click the driver refused while a checker slid)."""
         try:
-            return WebDriverWait(self.driver, WAIT_SECONDS, poll_frequency=0.05).until(check)
-        except TimeoutException:
-            raise AssertionError(f"never saw {what}; turn: {self.text('#turn-info')!r}; "
-                                 f"log: {self.text('#log')[-1500:]}") from None
+            return self.focus().execute_async_script(CHANGED, mark, CHANGE_RECHECK_MS)
+        except JavascriptException:  # the page was being replaced (a reload): ask again
+            return None
 
     def text(self, css: str) -> str:
         return str(self.find(css).get_attribute("textContent"))
@@ -355,6 +409,18 @@ def test_register_log_out_log_in_reload_and_the_drawing(browser: WebDriver, tmp_
             });""")
         assert drawn == {"fill": "rgba(255, 213, 74, 0.533)", "off": 12, "cubeInTray": False,
                          "topHit": True, "covered": False}, drawn
+        # The trays as on a real board (issue 33), in both looks: a cloth-lined well at each
+        # end of each side rail; the borne-off checkers stand on edge in the right rail's
+        # wells (the viewer's 12 at the bottom, the opponent's 2 at the top), packed from
+        # the well's outer end, one against the next, none outside its well.
+        for look in ("felt", "wood"):
+            trays = page.focus().execute_async_script(TRAYS_DRAWN, look)
+            if SHOTS:
+                page.find("#board").screenshot(str(Path(SHOTS) / f"web-tray-{look}.png"))
+            page.js(CLEAR_BOARD)
+            assert trays == {"wells": 4, "wellFill": f"url(#board-{look})",
+                             "me": {"count": 12, "inWell": True, "fromEnd": True, "packed": True, "onEdge": True},
+                             "them": {"count": 2, "inWell": True, "fromEnd": True, "packed": True, "onEdge": True}}, trays
 
         # A phone-sized screen: one column, nothing wider than the screen.
         browser.set_window_size(390, 844)
@@ -365,6 +431,44 @@ def test_register_log_out_log_in_reload_and_the_drawing(browser: WebDriver, tmp_
         finally:
             browser.set_window_size(1200, 900)
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# Draws a bear-off position (12 of the viewer's checkers off, 2 of the opponent's) on the
+# page's board in the look given, and says how the trays hold them (TRAYS_DRAWN's facts).
+TRAYS_DRAWN = """
+const [look, done] = arguments;
+Promise.all([import('./board.js'), import('./clip.js')]).then(([board, clip]) => {
+  const f = 'board:You:bob:5:0:0:0:0:0:0:0:0:3:0:0:0:0:0:0:0:0:0:0:0:0:-2:0:0:-11:0:0:0:1:6:5:0:0:2:1:0:0:1:-1:0:25:12:2:0:0:2:0:0:0';
+  window.lookBefore = document.body.dataset.board;
+  document.body.dataset.board = look;
+  const svg = document.getElementById('board');
+  document.getElementById('match-view').hidden = false;
+  svg.scrollIntoView();
+  board.drawBoard(svg, clip.parseBoard(f), {});
+  const wells = [...svg.querySelectorAll('rect.well')];
+  const box = (e) => e.getBBox();
+  const right = wells.map(box).filter((w) => w.x > 500).sort((a, b) => a.y - b.y);  // [top, bottom]
+  const side = (cls, well, top) => {
+    const slices = [...svg.querySelectorAll(`rect.checker.${cls}`)].map(box)
+      .sort((a, b) => (top ? a.y - b.y : b.y - a.y));  // from the well's outer end inwards
+    const end = top ? slices[0].y - well.y : well.y + well.height - (slices[0].y + slices[0].height);
+    return { count: slices.length,
+      inWell: slices.every((r) => r.x >= well.x && r.x + r.width <= well.x + well.width
+        && r.y >= well.y && r.y + r.height <= well.y + well.height),
+      fromEnd: end >= 0 && end <= 4,
+      packed: slices.slice(1).every((r, i) => {
+        const gap = top ? r.y - (slices[i].y + slices[i].height) : slices[i].y - (r.y + r.height);
+        return gap >= 0 && gap <= 2; }),
+      onEdge: slices.every((r) => r.width >= 2.5 * r.height) };
+  };
+  done({ wells: wells.length, wellFill: wells[0].getAttribute('fill'),
+         me: side('me', right[1], false), them: side('them', right[0], true) });
+});"""
+
+CLEAR_BOARD = """
+document.getElementById('board').replaceChildren();
+document.getElementById('match-view').hidden = true;
+document.body.dataset.board = window.lookBefore;"""
 
 
 def test_the_first_screen_registering_the_motd_and_help(browser: WebDriver, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -46,19 +47,34 @@ def start_match(server: ThreadedServer, browser: WebDriver, length: int = 3) -> 
     return alice, bob
 
 
+# The board in view, and where each of the given places is from the middle of the board's
+# drawing (what an action's offset counts from), with the page's parsed board.
+WHERE_ON_BOARD = """
+const svg = document.getElementById('board');
+const box = svg.getBoundingClientRect();
+if (box.top < 0 || box.bottom > innerHeight) svg.scrollIntoView({block: 'nearest'});
+const r = svg.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+const at = (css) => { const t = document.querySelector(css).getBoundingClientRect();
+  return [Math.round(t.left + t.width / 2 - cx), Math.round(t.top + t.height / 2 - cy)]; };
+return [fibsd.board, arguments[0].map(at)];
+"""
+
+
 def move_by_clicks(page: Page, rng: random.Random) -> None:
-    """The page's player makes one of the legal plays for his dice, click by click, and
-    confirms it (Undo and another play if the page would not take a click)."""
+    """The page's player makes one of the legal plays for his dice, click by click (the
+    pointer on each checker, then on its point), and confirms it (Undo and another play
+    if the page would not take the clicks). The clicks of a play go in one action chain
+    (one round trip), aimed where the page draws each place."""
+    board = page.js("return fibsd.board")
     for _attempt in range(6):
-        board = page.js("return fibsd.board")
-        done = True
-        for number, (source, target) in enumerate(choose_play(board, rng), start=1):
-            page.find(source).click()
-            page.find(target).click()
-            if page.js("return fibsd.moves.length") != number:
-                done = False
-                break
-        if done:
+        clicks = [css for move in choose_play(board, rng) for css in move]
+        board, offsets = page.js(WHERE_ON_BOARD, clicks)
+        svg = page.find("#board")
+        actions = ActionChains(page.driver, duration=0)  # (the default glides 250 ms to each place)
+        for dx, dy in offsets:
+            actions.move_to_element_with_offset(svg, dx, dy).click()
+        actions.perform()
+        if page.js("return fibsd.moves.length") == len(clicks) // 2:
             page.click("#confirm-move")
             return
         page.click("#undo")
