@@ -82,9 +82,12 @@ def pair_round(
     """
     players = list(ranking)
     rank = {name: index for index, name in enumerate(players)}
-    fast = _pair_by_groups(players, points, played, had_bye, rounds_left,
-                           float_on=len(players) > _EXACT_FIELD)
-    if fast is not None:
+    big = len(players) > _EXACT_FIELD
+    fast = _pair_by_groups(players, points, played, had_bye, rounds_left, float_on=big)
+    # A small field takes the group pairing only where it crosses the score levels as
+    # little as any pairing can (late in a long Swiss, going group by group can leave a
+    # group whose last pairs must reach further down): otherwise the exact matching.
+    if fast is not None and (big or _crosses_least(fast[0], points)):
         return _ordered(fast[0], rank), fast[1]
     return _pair_whole_field(players, rank, points, played, had_bye, rounds_left)
 
@@ -343,6 +346,18 @@ def _keeps_pairable(
         return True
     used = _used(pairs, bye)
     return _completable(_without(_available(players, played, had_bye, odd), used), rounds, [_SEARCH_BUDGET])
+
+
+def _crosses_least(pairs: list[Pair], points: Mapping[str, int]) -> bool:
+    """Whether between each two neighbouring score levels as many pairs cross as the
+    players above are odd (0 or 1): the fewest any pairing can have."""
+    levels = sorted({points.get(name, 0) for pair in pairs for name in pair}, reverse=True)
+    for cut in levels[1:]:
+        above = sum(1 for pair in pairs for name in pair if points.get(name, 0) > cut)
+        crossing = sum(1 for a, b in pairs if (points.get(a, 0) > cut) != (points.get(b, 0) > cut))
+        if crossing != above % 2:
+            return False
+    return True
 
 
 def _ordered(pairs: list[Pair], rank: Mapping[str, int]) -> list[Pair]:
