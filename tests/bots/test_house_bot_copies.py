@@ -20,6 +20,7 @@ from fibsd.infra.wallclock import SystemClock
 from protocol.wording import Text
 from tests.bots.test_house_bots import (
     LINE_SECONDS,
+    NO_COMMAND_LIMIT,
     _alive,
     _children,
     _clean,
@@ -56,7 +57,7 @@ async def _invite_the_strength(client: TestClient, bot: HouseBot) -> str:
 
 async def test_two_copies_play_two_matches_and_a_killed_copy_resumes_its_own(start_server: Any) -> None:
     _require_gnubg()
-    running = await start_server(clock=SystemClock(), **{"bots.house_bots": [attrs.asdict(BOT)]})
+    running = await start_server(clock=SystemClock(), **NO_COMMAND_LIMIT, **{"bots.house_bots": [attrs.asdict(BOT)]})
     bots = running.server.house_bots
     copies = list(BOT.copies)
     assert copies == ["hb_cap", "hb_cap_b"]
