@@ -1295,6 +1295,11 @@ def count_phrase(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def amount_phrase(amount: float, unit: str) -> str:
+    """`1 day`, `0.5 days`, `12 seconds`: an amount that may have decimals, as typed."""
+    return f"{amount:g} {unit}" if amount == 1 else f"{amount:g} {unit}s"
+
+
 @attrs.frozen
 class _Field:
     name: str

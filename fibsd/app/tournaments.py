@@ -26,17 +26,16 @@ from fibsd.app.play import match_clock
 from fibsd.app.presentation import local_time
 from fibsd.app.registry import Registry
 from fibsd.app.session import Invitation, Session
-from fibsd.rules.timecontrol import TimeControl
+from fibsd.rules.timecontrol import SECONDS_PER_DAY, TimeControl
 from fibsd.rules.tournament import Ending, Pairing, Phase, Tournament, TournamentError
 from protocol.listings import short_date
 from protocol.messages import TextLine
-from protocol.wording import Text, count_phrase
+from protocol.wording import Text, amount_phrase, count_phrase
 
 #: A correspondence tournament created without `deadline`: each round's matches are to
 #: begin within this many days.
 CORRESPONDENCE_ROUND_DAYS = 7
 
-_DAY_SECONDS = 86400.0
 
 #: How often the no-show deadlines are checked while a tournament runs.
 TICK_SECONDS = 1.0
@@ -160,7 +159,7 @@ def announce_round(registry: Registry, tournament: Tournament, pairings: list[Pa
             continue
         pairing.since = now
         if tournament.deadline_days is not None:
-            pairing.deadline = now + tournament.deadline_days * _DAY_SECONDS
+            pairing.deadline = now + tournament.deadline_days * SECONDS_PER_DAY
         for me, other in ((pairing.a, pairing.b), (pairing.b, pairing.a)):
             session = registry.get(me)
             if session is not None:
@@ -179,7 +178,7 @@ def _your_pairing(tournament: Tournament, pairing: Pairing, opponent: str, numbe
     if tournament.move_days is not None:
         return TextLine.of(Text.TOURNAMENT_YOUR_ROUND_CORRESPONDENCE, text=tournament.name, n=number,
                            length=tournament.length, name=opponent, date=date,
-                           days=days_phrase(tournament.move_days))
+                           days=amount_phrase(tournament.move_days, "day"))
     return TextLine.of(Text.TOURNAMENT_YOUR_ROUND_MATCH, text=tournament.name, n=number,
                        length=tournament.length, name=opponent, date=date)
 
@@ -188,11 +187,6 @@ def deadline_date(deadline: float, session: Session) -> str:
     """A deadline in `session`'s time zone, as `whois` writes dates."""
     zone = session.account.variables.timezone
     return short_date(local_time(deadline, zone), zone)
-
-
-def days_phrase(days: float) -> str:
-    """`1 day`, `0.5 days`, `3 days`."""
-    return f"{days:g} day" + ("" if days == 1 else "s")
 
 
 def is_free(registry: Registry, session: Session | None) -> bool:
@@ -507,8 +501,7 @@ def _deadline(registry: Registry, tournament: Tournament, pairing: Pairing, now:
     if in_play(registry, pairing):
         return
     there = _there(registry, pairing)
-    showed = {name.lower() for name in pairing.showed}
-    new = [name for name in there if name.lower() not in showed]
+    new = [name for name in there if name not in pairing.showed]
     if new:
         pairing.showed = (*pairing.showed, *new)
         persist(tournament, out)
@@ -516,8 +509,7 @@ def _deadline(registry: Registry, tournament: Tournament, pairing: Pairing, now:
     if now < pairing.deadline or len(there) == 2:
         return
     held = (pairing.held_by or "").lower()
-    showed = {name.lower() for name in pairing.showed}
-    came = [name for name in pairing.names if name.lower() in showed and name.lower() != held]
+    came = [name for name in pairing.showed if name.lower() != held]
     winners = came if len(came) == 1 else there
     _forfeit(registry, tournament, pairing, winners[0] if len(winners) == 1 else None, out)
 

@@ -24,6 +24,7 @@ from fibsd.domain.accounts import name_key
 from fibsd.domain.glicko2 import Glicko2
 from fibsd.domain.puzzles import Grade, Puzzle, grade_cube, grade_play, solving_score
 from fibsd.rules import BAR, OFF, IllegalPlay, moves_required
+from fibsd.rules.timecontrol import SECONDS_PER_DAY
 from fibsd.store import Store
 from protocol import commands as c
 from protocol.board import UNLIMITED_MATCH_LENGTH, YOU, BoardLine, Checkers, Colour, build_board_line
@@ -32,7 +33,7 @@ from protocol.wording import Text, render
 
 __all__ = ["answer", "answers", "cube_word", "puzzle", "show_puzzles"]
 
-DAY: Final = 86400.0
+DAY: Final = SECONDS_PER_DAY
 #: The opponent's name on a puzzle's board.
 OPPONENT: Final = "puzzle"
 #: `take` and `pass` are no FIBS verbs: only while a puzzle is open do they mean this.

@@ -34,7 +34,7 @@ from fibsd.rules.tournament import (
 )
 from protocol import commands as c
 from protocol.messages import TextLine
-from protocol.wording import Text, count_phrase, render
+from protocol.wording import Text, amount_phrase, count_phrase, render
 
 log = logging.getLogger("fibsd.admin")
 
@@ -341,7 +341,7 @@ def show(registry: Registry, session: Session, t: Tournament, out: Outcome) -> N
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES, noshow=noshow))
     else:
         lines.append(TextLine.of(Text.TOURNAMENT_SHOW_RULES_CLOCK, noshow=noshow,
-                                 delay_phrase=_seconds(t.clock[0]), reserve_phrase=_seconds(t.clock[1])))
+                                 delay_phrase=amount_phrase(t.clock[0], "second"), reserve_phrase=amount_phrase(t.clock[1], "second")))
     match t.phase:
         case Phase.OPEN:
             lines.append(TextLine.of(Text.TOURNAMENT_SHOW_OPEN, count=len(t.entrants)))
@@ -398,16 +398,11 @@ def _deadline_rules(t: Tournament) -> TextLine:
     days = count_phrase(t.deadline_days, "day")
     if t.move_days is not None:
         return TextLine.of(Text.TOURNAMENT_SHOW_RULES_CORRESPONDENCE, days=days,
-                           move_days=tournaments.days_phrase(t.move_days))
+                           move_days=amount_phrase(t.move_days, "day"))
     if t.clock is None:
         return TextLine.of(Text.TOURNAMENT_SHOW_RULES_DEADLINE, days=days)
     return TextLine.of(Text.TOURNAMENT_SHOW_RULES_DEADLINE_CLOCK, days=days,
-                       delay_phrase=_seconds(t.clock[0]), reserve_phrase=_seconds(t.clock[1]))
-
-
-def _seconds(value: float) -> str:
-    """`1 second`, `1.5 seconds`, `12 seconds`."""
-    return f"{value:g} second" + ("" if value == 1 else "s")
+                       delay_phrase=amount_phrase(t.clock[0], "second"), reserve_phrase=amount_phrase(t.clock[1], "second"))
 
 
 def _pairing_line(registry: Registry, p: Pairing) -> TextLine:
